@@ -1,0 +1,81 @@
+// swift-tools-version:6.0
+//
+// plumometer: a pressure-capable Linux touchpad, touchscreen or pen tablet as a multi-object scale.
+//
+// Layering (see docs/architecture.md):
+//   CLibevdev, CLibudev      C modules: a module map and a shim header each, nothing else.
+//   PlumometerCore           pure Swift (standard library only): vocabulary, decoding, tracking, calibration.
+//   PlumometerRecording      pure Swift: evemu and `libinput record` readers, the evemu writer.
+//   PlumometerLinux          the only Swift target that imports C: evdev devices, discovery, the reader loop.
+//   PlumometerCLI            options, commands, formatters, the live view; `plumometer` is its thin entry point.
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "plumometer",
+    products: [
+        .executable(name: "plumometer", targets: ["plumometer"]),
+        .library(name: "PlumometerCore", targets: ["PlumometerCore"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibevdev",
+            pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibudev",
+            pkgConfig: "libudev",
+            providers: [.apt(["libinput-dev", "libudev-dev"])]
+        ),
+        .target(
+            name: "PlumometerCore",
+            swiftSettings: strictSettings,
+            // Double.rounded() and friends call libm; a target that imports nothing must ask for it.
+            linkerSettings: [.linkedLibrary("m")]
+        ),
+        .target(name: "PlumometerRecording", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
+        .target(
+            name: "PlumometerLinux",
+            dependencies: ["PlumometerCore", "CLibevdev", "CLibudev"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "PlumometerCLI",
+            dependencies: ["PlumometerCore", "PlumometerRecording", "PlumometerLinux"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(name: "plumometer", dependencies: ["PlumometerCLI"], swiftSettings: strictSettings),
+        .target(
+            name: "PlumometerTestSupport",
+            dependencies: ["PlumometerCore", "PlumometerRecording"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "plumometer-bridge-probe",
+            dependencies: ["PlumometerLinux", "PlumometerCore"],
+            path: "Tests/BridgeProbe",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "PlumometerCoreTests", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PlumometerRecordingTests",
+            dependencies: ["PlumometerRecording", "PlumometerCore", "PlumometerTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PlumometerLinuxTests",
+            dependencies: ["PlumometerLinux", "PlumometerCore", "PlumometerTestSupport", "CLibevdev"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PlumometerCLITests",
+            dependencies: ["PlumometerCLI", "PlumometerCore", "PlumometerTestSupport"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

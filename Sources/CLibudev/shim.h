@@ -1,0 +1,6 @@
+#ifndef PLUMOMETER_CLIBUDEV_SHIM_H
+#define PLUMOMETER_CLIBUDEV_SHIM_H
+
+#include <libudev.h>
+
+#endif

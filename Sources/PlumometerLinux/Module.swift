@@ -1,0 +1,1 @@
+// PlumometerLinux: see Package.swift for this target's role.

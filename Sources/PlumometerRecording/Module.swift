@@ -1,0 +1,1 @@
+// PlumometerRecording: see Package.swift for this target's role.

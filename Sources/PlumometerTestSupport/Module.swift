@@ -1,0 +1,1 @@
+// PlumometerTestSupport: see Package.swift for this target's role.

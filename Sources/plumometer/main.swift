@@ -1,0 +1,7 @@
+import PlumometerCLI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(CommandLineTool.run(arguments: Array(CommandLine.arguments.dropFirst())))
