@@ -61,6 +61,12 @@ let package = Package(
             path: "Tests/BridgeProbe",
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "plumometer-discovery-probe",
+            dependencies: ["PlumometerLinux", "PlumometerCore"],
+            path: "Tests/DiscoveryProbe",
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "PlumometerCoreTests", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "PlumometerRecordingTests",
