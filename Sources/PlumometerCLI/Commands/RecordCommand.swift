@@ -1,0 +1,111 @@
+import Glibc
+import PlumometerCore
+import PlumometerLinux
+import PlumometerRecording
+
+/// `plumometer record`: an evemu 1.3 recording (description, then events with times relative to the first)
+/// that evemu-play, umockdev's evemu loader and `plumometer replay` accept.
+enum RecordCommand {
+    static func run(_ arguments: ParsedArguments) throws {
+        let duration = try arguments.number("duration", command: "record")
+        let path = try DeviceTarget(arguments.value("device")).resolve()
+        let device: EvdevDevice
+        do {
+            device = try EvdevDevice(path: path, grab: arguments.has("grab"))
+        } catch {
+            throw CLIError.runtime(error.description)
+        }
+        defer { device.close() }
+        let sink: OutputSink
+        var outputFD: Int32 = -1
+        if let file = arguments.value("output"), file != "-" {
+            outputFD = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard outputFD >= 0 else {
+                let reason = String(cString: strerror(errno))
+                throw CLIError.runtime("cannot write \(file): \(reason). Choose another file with -o.")
+            }
+            sink = OutputSink(fileDescriptor: outputFD)
+        } else {
+            sink = OutputSink.standardOutput()
+        }
+        defer { if outputFD >= 0 { close(outputFD) } }
+        try sink.write(EvemuWriter.description(of: device.description))
+        let initial = device.initialFrame()
+        var start: EventTime?
+        var eventCount = 0
+        /// The state found at open, as events at the recording's time zero, so a replay starts where we did.
+        func writeStart(at time: EventTime) throws {
+            start = time
+            guard let initial else { return }
+            for event in initialEvents(initial, description: device.description, at: time) {
+                try sink.write(EvemuWriter.eventLine(event, since: time))
+            }
+        }
+        let driver = try Driver()
+        let began = MonotonicClock.now()
+        driver.watch(device.fileDescriptor) {
+            let batch: DeviceBatch
+            do {
+                batch = try device.read()
+            } catch let error where error.code == .gone {
+                Diagnostics.note("\(path) was removed; the recording ends here")
+                driver.finish()
+                return
+            } catch {
+                throw CLIError.runtime(error.description)
+            }
+            for event in batch.events {
+                if start == nil { try writeStart(at: event.time) }
+                try sink.write(EvemuWriter.eventLine(event, since: start ?? event.time))
+                eventCount += 1
+            }
+        }
+        driver.work = {
+            guard let duration else { return -1 }
+            let remaining = Int64(duration * 1_000_000) - (MonotonicClock.now().microseconds - began.microseconds)
+            if remaining <= 0 {
+                driver.finish()
+                return 0
+            }
+            return pollTimeout(microseconds: remaining)
+        }
+        Diagnostics.note("recording \(path) ('\(device.description.name)'); Ctrl-C to stop")
+        try driver.run()
+        if start == nil, let initial {
+            try writeStart(at: initial.time)
+        }
+        Diagnostics.note("recorded \(eventCount) events")
+    }
+
+    /// Events that recreate `frame` on a device like `description`: per contact its slot, tracking id,
+    /// position and pressure, then the touch key and a `SYN_REPORT`.
+    static func initialEvents(_ frame: ContactFrame, description: DeviceDescription, at time: EventTime) -> [RawEvent] {
+        var events: [RawEvent] = []
+        let slotted = description.contactProtocol == .multitouchSlots
+        func add(_ axis: AbsoluteAxis, _ value: Int32?) {
+            if let value, description.hasAxis(axis) { events.append(.abs(axis, value, at: time)) }
+        }
+        for contact in frame.contacts {
+            switch description.contactProtocol {
+            case .multitouchSlots, .multitouchAnonymous:
+                if slotted, let slot = contact.slot { add(.mtSlot, Int32(slot)) }
+                if slotted { add(.mtTrackingID, Int32(truncatingIfNeeded: contact.id)) }
+                add(.mtPositionX, contact.x)
+                add(.mtPositionY, contact.y)
+                add(.mtPressure, contact.pressure)
+                add(.mtTouchMajor, contact.touchMajor)
+                add(.mtTouchMinor, contact.touchMinor)
+                if !slotted { events.append(.syn(.mtReport, at: time)) }
+            case .singleTouch:
+                add(.x, contact.x)
+                add(.y, contact.y)
+                add(.pressure, contact.pressure)
+            }
+        }
+        if !frame.contacts.isEmpty, description.hasKey(.btnTouch) {
+            events.append(.key(.btnTouch, 1, at: time))
+        }
+        events.append(.syn(.report, at: time))
+        return events
+    }
+}

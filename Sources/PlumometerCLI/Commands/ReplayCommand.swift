@@ -1,0 +1,221 @@
+import Glibc
+import PlumometerCore
+import PlumometerRecording
+
+/// `plumometer replay FILE`: a recording through exactly the same decoder, tracker and outputs as a live device.
+enum ReplayCommand {
+    static func run(_ arguments: ParsedArguments) throws {
+        let path = arguments.positionals[0]
+        let settings = try arguments.readingSettings(command: "replay")
+        let pacing = try Pacing(arguments, command: "replay")
+        let text = try FileText.read(path)
+        let recording: Recording
+        do {
+            recording = try RecordingReader.read(text: text, fileName: path)
+        } catch {
+            throw CLIError.runtime(error.description)
+        }
+        let device = try pick(from: recording, selector: arguments.value("device"), file: path)
+        try ReplaySession.play(device, settings: settings, pacing: pacing, format: arguments.value("format"))
+    }
+
+    /// The device to replay: the only one, or the one `--device` names by index or name substring.
+    static func pick(from recording: Recording, selector: String?, file: String) throws -> RecordedDevice {
+        let devices = recording.devices
+        guard !devices.isEmpty else { throw CLIError.runtime("\(file) describes no device.") }
+        guard let selector else {
+            if devices.count > 1 {
+                Diagnostics.note("\(file) holds \(devices.count) devices; replaying the first. Pick another with --device INDEX|NAME:")
+                for (index, device) in devices.enumerated() {
+                    Diagnostics.note("  \(index): \(device.description.name)")
+                }
+            }
+            return devices[0]
+        }
+        if let index = Int(selector) {
+            guard devices.indices.contains(index) else {
+                throw CLIError.runtime("\(file) has devices 0 to \(devices.count - 1); there is no device \(index).")
+            }
+            return devices[index]
+        }
+        let matches = devices.filter { $0.description.name.lowercased().contains(selector.lowercased()) }
+        guard let match = matches.first else {
+            let names = devices.map { "'\($0.description.name)'" }.joined(separator: ", ")
+            throw CLIError.runtime("no device in \(file) matches '\(selector)'; it has \(names).")
+        }
+        return match
+    }
+}
+
+/// How fast a recording plays: in real time, X times faster, or as fast as possible.
+struct Pacing {
+    /// nil: as fast as possible.
+    var speed: Double?
+
+    init(speed: Double?) { self.speed = speed }
+
+    init(_ arguments: ParsedArguments, command: String) throws(UsageError) {
+        if arguments.has("fast") {
+            if arguments.has("speed") {
+                throw UsageError(message: "Give either --fast or --speed, not both.", command: command)
+            }
+            speed = nil
+        } else {
+            speed = try arguments.number("speed", command: command) ?? 1
+        }
+    }
+}
+
+/// Plays one recorded device through a ``ReadingPipeline`` inside the poll loop.
+enum ReplaySession {
+    /// Events handled between two looks at signals and keys when playing as fast as possible.
+    static let fastBatch = 4_096
+
+    static func play(_ device: RecordedDevice, settings: ReadingSettings, pacing: Pacing, format: String?) throws {
+        var events = device.events
+        let description = device.description
+        let (output, live) = OutputChoice.make(format: format, unit: settings.unit)
+        defer { live?.restoreTerminal() }
+        let calibration = try ProfileStore.calibration(for: description, explicitPath: settings.profilePath)
+        var decoder = ContactDecoder(device: description)
+        let driver = try Driver()
+        var first: RawEvent?
+        do {
+            first = try events.next()
+        } catch {
+            throw CLIError.runtime(error.description)
+        }
+        let startTime = first?.time ?? .zero
+        let record = DeviceRecord(
+            path: description.path,
+            description: description,
+            time: startTime,
+            classification: DeviceClassifier.classify(description),
+            gramsSource: gramsSource(description, calibration?.1)
+        )
+        let pipeline = ReadingPipeline(
+            record: record, calibration: calibration?.0, settings: settings, output: output
+        )
+        try pipeline.start()
+        let keyboard = live != nil ? RawKeyboard(fd: STDIN_FILENO) : nil
+        defer { keyboard?.restore() }
+        if let keyboard {
+            driver.watch(keyboard.fileDescriptor) {
+                for key in keyboard.readKeys() {
+                    switch key {
+                    case UInt8(ascii: "t"): pipeline.tare()
+                    case UInt8(ascii: "c"): pipeline.clearTare()
+                    case UInt8(ascii: "q"): driver.finish()
+                    default: break
+                    }
+                }
+            }
+        }
+        let wallStart = MonotonicClock.now()
+        var next = first
+        var lastTick = startTime
+        var parseError: RecordingError?
+        /// The device time that corresponds to now on the wall clock (real-time and sped-up replay).
+        func deviceNow() -> EventTime {
+            let elapsed = Double(MonotonicClock.now().microseconds - wallStart.microseconds) * (pacing.speed ?? 1)
+            return EventTime(microseconds: startTime.microseconds + Int64(elapsed))
+        }
+        func feed(_ event: RawEvent) throws {
+            if event.time.microseconds - lastTick.microseconds >= 10_000 {
+                lastTick = event.time
+                try pipeline.tick(now: event.time)
+            }
+            if let frame = decoder.consume(event) {
+                try pipeline.consume(frame)
+            }
+        }
+        func advance() -> RawEvent? {
+            do {
+                return try events.next()
+            } catch {
+                parseError = error
+                return nil
+            }
+        }
+        driver.work = {
+            if let speed = pacing.speed {
+                let now = deviceNow()
+                while let event = next {
+                    let due = startTime.microseconds + Int64(Double(event.time.microseconds - startTime.microseconds))
+                    if due > now.microseconds {
+                        try output.idle(now: MonotonicClock.now())
+                        if pipeline.wantsTicks { try pipeline.tick(now: now) }
+                        let wait = Int64(Double(due - now.microseconds) / speed)
+                        let idle = output.idleDeadline(now: MonotonicClock.now())
+                        return pollTimeout(microseconds: min(wait, idle ?? wait, pipeline.wantsTicks ? 50_000 : wait))
+                    }
+                    try feed(event)
+                    next = advance()
+                }
+            } else {
+                var handled = 0
+                while let event = next, handled < fastBatch {
+                    try feed(event)
+                    next = advance()
+                    handled += 1
+                }
+                if next != nil { return 0 }
+            }
+            try pipeline.flush()
+            try output.idle(now: MonotonicClock.now())
+            driver.finish()
+            return 0
+        }
+        try driver.run()
+        try pipeline.flush()
+        try output.finish()
+        if let parseError {
+            throw CLIError.runtime(parseError.description)
+        }
+        if driver.stoppedBySignal { Diagnostics.note("stopped") }
+    }
+
+    static func gramsSource(_ description: DeviceDescription, _ profilePath: String?) -> DeviceRecord.GramsSource {
+        if let profilePath { return .calibration(profilePath) }
+        if let range = description.pressureRange, range.resolution > 0 { return .resolution(range.resolution) }
+        return .none
+    }
+}
+
+/// Reading a whole file with errors that name it.
+enum FileText {
+    static func read(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw CLIError.runtime("cannot read \(path): \(reason). Check the file name.")
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                throw CLIError.runtime("cannot read \(path): \(reason).")
+            }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension FileText {
+    /// Writes `text` to `path`, replacing it.
+    static func write(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw CLIError.runtime("cannot write \(path): \(reason). Choose another file.")
+        }
+        defer { close(fd) }
+        try OutputSink(fileDescriptor: fd).write(text)
+    }
+}

@@ -1,0 +1,174 @@
+public import PlumometerCore
+
+/// Turns readings into lines of one of the line formats (JSON Lines, CSV, text).
+///
+/// A formatter only builds text; a ``LineOutput`` writes it. Every method returns complete lines (each ending
+/// in a newline) or nil when the format has nothing to say.
+protocol LineFormatter {
+    /// Printed once before anything else (the CSV header).
+    func header() -> String?
+    func device(_ record: DeviceRecord) -> String?
+    func frame(_ reading: Reading, sequence: Int, device: String) -> String?
+    func removed(path: String, time: EventTime) -> String?
+}
+
+/// JSON Lines, schema version 1: see docs/output-format.md. Additions are allowed, renames are not.
+struct JSONLinesFormatter: LineFormatter {
+    static let schemaVersion = 1
+
+    func header() -> String? { nil }
+
+    func device(_ record: DeviceRecord) -> String? {
+        let description = record.description
+        var line = "{\"type\":\"device\",\"time\":" + NumberText.seconds(record.time)
+        line += ",\"device\":" + JSONText.string(record.path)
+        line += ",\"name\":" + JSONText.string(description.name)
+        line += ",\"id\":" + JSONText.string(description.identity.idString)
+        line += ",\"slots\":" + JSONText.optional(description.reportedSlots) { String($0) }
+        if let axis = description.pressureAxis, let range = description.axes[axis] {
+            line += ",\"pressure\":{\"axis\":" + JSONText.string(axis.name)
+            line += ",\"min\":\(range.minimum),\"max\":\(range.maximum),\"resolution\":\(range.resolution)}"
+        } else {
+            line += ",\"pressure\":null"
+        }
+        line += ",\"force_sensor\":" + JSONText.optional(record.classification.isForceSensor) { $0 ? "true" : "false" }
+        line += ",\"sensing\":" + JSONText.string(record.classification.sensing.rawValue)
+        switch record.gramsSource {
+        case .none: line += ",\"grams_from\":null"
+        case .resolution: line += ",\"grams_from\":\"resolution\""
+        case .calibration(let path): line += ",\"grams_from\":\"calibration\",\"profile\":" + JSONText.string(path)
+        }
+        line += ",\"schema\":\(Self.schemaVersion)}\n"
+        return line
+    }
+
+    func frame(_ reading: Reading, sequence: Int, device: String) -> String? {
+        var line = "{\"type\":\"frame\",\"time\":" + NumberText.seconds(reading.time)
+        line += ",\"seq\":\(sequence),\"device\":" + JSONText.string(device)
+        line += reading.resync ? ",\"resync\":true,\"contacts\":[" : ",\"resync\":false,\"contacts\":["
+        for (index, contact) in reading.contacts.enumerated() {
+            if index > 0 { line += "," }
+            line += "{\"id\":\(contact.id)"
+            line += ",\"slot\":" + JSONText.optional(contact.slot) { String($0) }
+            line += ",\"x\":" + JSONText.optional(contact.x) { String($0) }
+            line += ",\"y\":" + JSONText.optional(contact.y) { String($0) }
+            line += ",\"pressure\":\(contact.pressure)"
+            line += ",\"force\":" + NumberText.fixed(contact.force, 4)
+            line += ",\"percent\":" + NumberText.fixed(contact.percent, 1)
+            line += ",\"ratio\":" + NumberText.fixed(contact.ratio, 4)
+            line += ",\"share\":" + NumberText.fixed(contact.share, 4)
+            line += ",\"rank\":\(contact.rank)"
+            line += contact.heaviest ? ",\"heaviest\":true" : ",\"heaviest\":false"
+            line += contact.stable ? ",\"stable\":true" : ",\"stable\":false"
+            line += contact.saturated ? ",\"saturated\":true" : ",\"saturated\":false"
+            line += ",\"grams\":" + JSONText.optional(contact.grams) { NumberText.fixed($0, 2) } + "}"
+        }
+        return line + "]}\n"
+    }
+
+    func removed(path: String, time: EventTime) -> String? {
+        "{\"type\":\"removed\",\"time\":" + NumberText.seconds(time) + ",\"device\":" + JSONText.string(path) + "}\n"
+    }
+}
+
+/// CSV (RFC 4180): a header, then one row per contact per frame. A frame with no contacts is one row whose
+/// contact columns are empty, so a consumer sees the surface clear.
+struct CSVFormatter: LineFormatter {
+    static let columns = [
+        "time", "seq", "device", "id", "slot", "x", "y", "pressure", "force", "percent", "ratio", "share", "rank",
+        "heaviest", "stable", "saturated", "grams",
+    ]
+
+    func header() -> String? { Self.columns.joined(separator: ",") + "\n" }
+
+    func device(_ record: DeviceRecord) -> String? { nil }
+
+    func frame(_ reading: Reading, sequence: Int, device: String) -> String? {
+        let prefix = NumberText.seconds(reading.time) + ",\(sequence)," + Self.field(device) + ","
+        guard !reading.contacts.isEmpty else { return prefix + ",,,,,,,,,,,,,\n" }
+        var text = ""
+        for contact in reading.contacts {
+            var row = prefix + "\(contact.id),"
+            row += (contact.slot.map { String($0) } ?? "") + ","
+            row += (contact.x.map { String($0) } ?? "") + ","
+            row += (contact.y.map { String($0) } ?? "") + ","
+            row += "\(contact.pressure)," + NumberText.fixed(contact.force, 4) + ","
+            row += NumberText.fixed(contact.percent, 1) + "," + NumberText.fixed(contact.ratio, 4) + ","
+            row += NumberText.fixed(contact.share, 4) + ",\(contact.rank),"
+            row += (contact.heaviest ? "true" : "false") + "," + (contact.stable ? "true" : "false") + ","
+            row += (contact.saturated ? "true" : "false") + ","
+            row += (contact.grams.map { NumberText.fixed($0, 2) } ?? "") + "\n"
+            text += row
+        }
+        return text
+    }
+
+    func removed(path: String, time: EventTime) -> String? { nil }
+
+    /// A CSV field, quoted when it holds a comma, a quote or a line break.
+    static func field(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
+    }
+}
+
+/// One human-readable line per frame: `12.345678  #17 31.6% *heaviest*   #18 12.0%  (0.38x)`.
+struct TextFormatter: LineFormatter {
+    var unit: WeightUnit = .grams
+
+    func header() -> String? { nil }
+
+    func device(_ record: DeviceRecord) -> String? {
+        var line = "# " + record.path + ": " + record.description.name + " [" + record.description.identity.idString + "]"
+        if let range = record.description.pressureRange, let axis = record.description.pressureAxis {
+            line += ", \(axis.name) \(range.minimum)..\(range.maximum)"
+            if range.resolution > 0 { line += " (\(range.resolution)/g)" }
+        }
+        line += ", " + record.classification.sensing.rawValue + "\n"
+        return line
+    }
+
+    func frame(_ reading: Reading, sequence: Int, device: String) -> String? {
+        var line = NumberText.seconds(reading.time)
+        if reading.resync { line += "  [resync]" }
+        if reading.contacts.isEmpty { return line + "  (no contacts)\n" }
+        for contact in reading.contacts {
+            line += "  #\(contact.id) " + NumberText.fixed(contact.percent, 1) + "%"
+            if let grams = contact.grams { line += " " + unit.format(grams: grams) }
+            if contact.heaviest {
+                line += " *heaviest*"
+            } else {
+                line += "  (" + NumberText.fixed(contact.ratio, 2) + "x)"
+            }
+            if contact.saturated { line += " !saturated" }
+            if contact.stable { line += " =" }
+        }
+        return line + "\n"
+    }
+
+    func removed(path: String, time: EventTime) -> String? {
+        NumberText.seconds(time) + "  " + path + " removed\n"
+    }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced (Foundation-free, for the few places that need it).
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for character in self {
+            if character == target { out += replacement } else { out.append(character) }
+        }
+        return out
+    }
+}
+
+extension DeviceDescription {
+    /// What the `slots` field reports: the slot count, 1 for a single-touch device, nil for protocol A.
+    var reportedSlots: Int? {
+        switch contactProtocol {
+        case .multitouchSlots: slotCount
+        case .singleTouch: 1
+        case .multitouchAnonymous: nil
+        }
+    }
+}

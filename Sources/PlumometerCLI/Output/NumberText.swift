@@ -1,0 +1,93 @@
+public import PlumometerCore
+
+/// Fixed-point number text without Foundation's `String(format:)`, which is slow on a 1 kHz path and
+/// locale-dependent. Output must be byte-for-byte reproducible for replay tests.
+enum NumberText {
+    private static let powers: [Double] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
+
+    /// `value` rounded to `decimals` places (0...6), e.g. `fixed(31.5789, 1)` = `31.6`; "0" for non-finite input.
+    static func fixed(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return "0" }
+        let scale = powers[min(max(decimals, 0), 6)]
+        let scaled = (Swift.abs(value) * scale).rounded()
+        guard scaled < 9.0e15 else { return String(value) }
+        let whole = Int64(scaled)
+        let factor = Int64(scale)
+        let integer = whole / factor
+        var text = (value < 0 && whole != 0 ? "-" : "") + String(integer)
+        if decimals > 0 {
+            let fraction = String(whole % factor)
+            text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        }
+        return text
+    }
+
+    /// A kernel time as seconds with 6 decimals, exact (no floating point).
+    static func seconds(_ time: EventTime) -> String {
+        let microseconds = time.microseconds
+        let magnitude = microseconds.magnitude
+        let fraction = String(magnitude % 1_000_000)
+        return (microseconds < 0 ? "-" : "") + String(magnitude / 1_000_000) + "."
+            + String(repeating: "0", count: 6 - fraction.count) + fraction
+    }
+
+    /// A right-aligned field of `width` characters.
+    static func padLeft(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+}
+
+/// A unit for displaying weights. JSON Lines and CSV always carry grams.
+enum WeightUnit: String, Sendable {
+    case grams = "g"
+    case ounces = "oz"
+    case carats = "ct"
+
+    /// Converts grams to this unit.
+    func value(fromGrams grams: Double) -> Double {
+        switch self {
+        case .grams: grams
+        case .ounces: grams / 28.349523125
+        case .carats: grams / 0.2
+        }
+    }
+
+    /// `12.3 g`, `0.43 oz`, `61.5 ct`.
+    func format(grams: Double) -> String {
+        switch self {
+        case .grams: NumberText.fixed(value(fromGrams: grams), 1) + " g"
+        case .ounces: NumberText.fixed(value(fromGrams: grams), 2) + " oz"
+        case .carats: NumberText.fixed(value(fromGrams: grams), 1) + " ct"
+        }
+    }
+}
+
+/// JSON text helpers (RFC 8259), written by hand so the output has a fixed key order and number format.
+enum JSONText {
+    /// `text` as a JSON string literal, quotes included.
+    static func string(_ text: String) -> String {
+        var out = "\""
+        out.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7f {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    static func optional<T>(_ value: T?, _ render: (T) -> String) -> String {
+        value.map(render) ?? "null"
+    }
+}

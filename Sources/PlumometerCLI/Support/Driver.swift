@@ -1,0 +1,68 @@
+import Glibc
+import PlumometerLinux
+
+/// Runs a command's work inside the bridge's poll loop: the loop blocks in `poll()` on the device, the udev
+/// monitor and the keyboard, takes SIGINT/SIGTERM/SIGHUP through a signalfd, and calls `work` before every
+/// wait to do what is due and say how long it may sleep.
+final class Driver {
+    let loop: PollLoop
+    private var failure: (any Error)?
+    /// Set when SIGINT or SIGTERM stopped the run (exit status 0, as for a normal end).
+    private(set) var stoppedBySignal = false
+    /// Called on SIGHUP (reopen the device).
+    var onHangup: () throws -> Void = {}
+    /// Does what is due and returns the milliseconds until it is next needed (-1: only when something happens).
+    var work: () throws -> Int32 = { -1 }
+
+    init() throws {
+        loop = try PollLoop(signals: [SIGINT, SIGTERM, SIGHUP])
+        loop.onSignal = { [unowned self] signal in
+            if signal == SIGHUP {
+                self.attempt { try self.onHangup() }
+            } else {
+                self.stoppedBySignal = true
+                self.loop.stop()
+            }
+        }
+    }
+
+    /// Watches `fd`; errors thrown by `handler` stop the run and are rethrown by ``run()``.
+    @discardableResult
+    func watch(_ fd: Int32, _ handler: @escaping () throws -> Void) -> Int {
+        loop.watch(fd) { [unowned self] in self.attempt(handler) }
+    }
+
+    func unwatch(_ token: Int) { loop.unwatch(token) }
+
+    /// Ends the run normally.
+    func finish() { loop.stop() }
+
+    /// Runs until ``finish()``, a signal or an error.
+    func run() throws {
+        loop.run { [unowned self] in
+            do {
+                return try self.work()
+            } catch {
+                self.fail(error)
+                return 0
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    private func attempt(_ body: () throws -> Void) {
+        do { try body() } catch { fail(error) }
+    }
+
+    private func fail(_ error: any Error) {
+        if failure == nil { failure = error }
+        loop.stop()
+    }
+}
+
+/// Milliseconds for poll() from microseconds, rounded up so a deadline is never missed by a millisecond.
+func pollTimeout(microseconds: Int64?) -> Int32 {
+    guard let microseconds else { return -1 }
+    if microseconds <= 0 { return 0 }
+    return Int32(min(Int64(Int32.max), (microseconds + 999) / 1_000))
+}

@@ -1,0 +1,39 @@
+import Glibc
+public import PlumometerCore
+
+/// `CLOCK_MONOTONIC`, the clock evdev devices stamp events with once asked to.
+enum MonotonicClock {
+    /// Now, in microseconds.
+    static func now() -> EventTime {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return EventTime(seconds: Int64(spec.tv_sec), microseconds: Int64(spec.tv_nsec) / 1_000)
+    }
+}
+
+/// Maps "now" onto a device's event clock, so stability can be re-evaluated while no events arrive.
+///
+/// Devices normally stamp events with `CLOCK_MONOTONIC`; when that could not be set (umockdev, or a recording),
+/// the device time is extrapolated from the last event seen.
+struct DeviceClock {
+    let deviceUsesMonotonic: Bool
+    private var lastEvent: EventTime?
+    private var lastEventSeenAt = MonotonicClock.now()
+
+    init(deviceUsesMonotonic: Bool) {
+        self.deviceUsesMonotonic = deviceUsesMonotonic
+    }
+
+    mutating func observed(_ time: EventTime) {
+        lastEvent = time
+        lastEventSeenAt = MonotonicClock.now()
+    }
+
+    /// The device's idea of now.
+    func now() -> EventTime {
+        let monotonic = MonotonicClock.now()
+        if deviceUsesMonotonic { return monotonic }
+        guard let lastEvent else { return monotonic }
+        return EventTime(microseconds: lastEvent.microseconds + (monotonic.microseconds - lastEventSeenAt.microseconds))
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+public import PlumometerCore
+
+/// Calibration profiles on disk: JSON under `$XDG_CONFIG_HOME/plumometer/` (default `~/.config/plumometer/`),
+/// one file per device identity, so a device's calibration follows it to any `/dev/input/eventN`.
+enum ProfileStore {
+    /// The directory profiles live in.
+    static var directory: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
+            return base + "/plumometer"
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.config/plumometer"
+    }
+
+    /// `05-05ac-0265-apple-inc-magic-trackpad.json`: readable, and unique per identity.
+    static func fileName(for identity: DeviceIdentity) -> String {
+        let hex = { (value: UInt16) -> String in
+            let text = String(value, radix: 16)
+            return String(repeating: "0", count: max(0, 4 - text.count)) + text
+        }
+        var slug = ""
+        for character in identity.name.lowercased() {
+            if character.isLetter || character.isNumber, character.isASCII {
+                slug.append(character)
+            } else if !slug.hasSuffix("-") {
+                slug.append("-")
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return [hex(identity.bus), hex(identity.vendor), hex(identity.product), slug].joined(separator: "-") + ".json"
+    }
+
+    static func defaultPath(for identity: DeviceIdentity) -> String {
+        directory + "/" + fileName(for: identity)
+    }
+
+    /// Loads a profile file.
+    /// - Throws: ``CLIError`` naming the file when it cannot be read or is not a profile.
+    static func load(path: String) throws -> Calibration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError.runtime("cannot read profile \(path): no such file or not readable. Check the path, or run 'plumometer calibrate' to make one.")
+        }
+        do {
+            return try JSONDecoder().decode(Calibration.self, from: data)
+        } catch {
+            throw CLIError.runtime("\(path) is not a plumometer calibration profile (\(describe(error))). Make a new one with 'plumometer calibrate'.")
+        }
+    }
+
+    /// The calibration for a device: `--profile FILE` if given (refused when it belongs to another device),
+    /// else the saved profile for the device's identity, else nil.
+    static func calibration(for description: DeviceDescription, explicitPath: String?) throws -> (Calibration, String)? {
+        let range = description.pressureRange ?? AxisInfo(minimum: 0, maximum: 0)
+        if let explicitPath {
+            let calibration = try load(path: explicitPath)
+            do {
+                try calibration.checkApplies(to: description.identity, pressureRange: range)
+            } catch {
+                throw CLIError.runtime("profile \(explicitPath) does not apply to \(description.path): \(error)")
+            }
+            return (calibration, explicitPath)
+        }
+        let path = defaultPath(for: description.identity)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let calibration = try load(path: path)
+        do {
+            try calibration.checkApplies(to: description.identity, pressureRange: range)
+        } catch {
+            Diagnostics.note("ignoring saved profile \(path): \(error)")
+            return nil
+        }
+        return (calibration, path)
+    }
+
+    /// Saves `calibration` to `path` (creating the directory), atomically.
+    static func save(_ calibration: Calibration, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            if !directory.isEmpty {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+            let data = try encoder.encode(calibration)
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CLIError.runtime("cannot save profile to \(path): \(describe(error)). Choose another place with --output.")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let decoding = error as? DecodingError {
+            switch decoding {
+            case .keyNotFound(let key, _): return "missing key '\(key.stringValue)'"
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+                return context.debugDescription
+            @unknown default: return "\(decoding)"
+            }
+        }
+        return (error as NSError).localizedDescription
+    }
+}

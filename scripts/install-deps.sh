@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages plumometer needs to build (and, with --test, to run its test suite).
+# Runs apt-get as root, or through sudo when not root. Always asks apt: it never assumes a package is there.
+set -euo pipefail
+
+packages=(pkg-config libevdev-dev libinput-dev libudev-dev)
+if [[ "${1:-}" == "--test" ]]; then
+    # umockdev emulates /dev/input/eventN for the bridge and CLI tests; evemu-tools and evtest are used to check
+    # that our recordings are accepted by evemu-play and as a benchmark baseline.
+    packages+=(umockdev libumockdev-dev python3 python3-gi gir1.2-umockdev-1.0 evemu-tools evtest)
+fi
+
+if [[ "$(id -u)" -eq 0 ]]; then
+    as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+    as_root=(sudo)
+else
+    echo "install-deps: need root (or sudo) to install: ${packages[*]}" >&2
+    exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
