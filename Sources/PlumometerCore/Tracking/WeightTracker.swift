@@ -289,6 +289,10 @@ public struct WeightTracker: Sendable {
         return Reading(time: time, contacts: readings, resync: resync)
     }
 
+    /// Differences of forces carry rounding error (0.51 - 0.50 is a little more than 0.01); a lead must beat the
+    /// margin by more than this, so that a lead of exactly the margin does not move the mark.
+    private static let roundingAllowance = 1e-9
+
     /// Moves the heaviest mark with hysteresis.
     ///
     /// No mark while no contact has a positive force. A new mark (none yet, or the holder lifted or fell to zero)
@@ -305,7 +309,7 @@ public struct WeightTracker: Sendable {
             return
         }
         if let challenger = ranked.first(where: { $0.id != holderID }),
-            challenger.force - holder.force > configuration.heaviestMargin
+            challenger.force - holder.force > configuration.heaviestMargin + Self.roundingAllowance
         {
             heaviestID = challenger.id
         }
