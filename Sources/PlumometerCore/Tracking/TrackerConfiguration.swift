@@ -1,0 +1,46 @@
+/// How the reported value of each contact is smoothed before it is shown.
+///
+/// Smoothing only ever changes what is reported (force, percent, grams and the values derived from them); the raw
+/// `pressure` of a ``ContactReading`` is always the device's own number, so a recording or a log stays truthful.
+public enum Smoothing: Sendable, Hashable {
+    /// No smoothing: every frame is reported as the device sent it. The default, because the kernel's `fuzz`
+    /// filter already drops the smallest jitter and a scale should not lag.
+    case none
+    /// Exponential moving average per frame: `value += alpha * (sample - value)`.
+    ///
+    /// `alpha` is the weight of the newest sample, clamped into `0.01...1` (1 is no smoothing, small values are
+    /// smoother and slower). Not-a-number means no smoothing.
+    case exponential(alpha: Double = 0.3)
+    /// The 1€ filter (Casiez, Roussel and Vogel, CHI 2012): heavy smoothing while the value rests, little lag while
+    /// it moves, with time taken from the kernel's event stamps.
+    ///
+    /// - `minCutoff`: the cut-off frequency in hertz while the value is still (lower is smoother).
+    /// - `beta`: how much the cut-off rises with speed, per full scale per second (higher follows faster).
+    /// - `derivativeCutoff`: the cut-off frequency in hertz used to smooth the speed estimate itself.
+    case oneEuro(minCutoff: Double = 1.0, beta: Double = 5.0, derivativeCutoff: Double = 1.0)
+}
+
+/// The tunable rules of a ``WeightTracker``: hysteresis, stability, saturation and smoothing.
+///
+/// Fractions "of full scale" are fractions of the pressure axis' declared range (`maximum - minimum`), which is the
+/// same unit as a contact's `force`, so 0.01 is one percentage point.
+public struct TrackerConfiguration: Sendable, Hashable {
+    /// How far (a fraction of full scale) another contact must exceed the current heaviest before the heaviest mark
+    /// moves to it. Keeps two nearly equal objects from trading the mark at every frame.
+    public var heaviestMargin: Double = 0.01
+    /// How far (a fraction of full scale) a contact's value may wander and still count as resting, when no grams
+    /// are known.
+    public var stabilityTolerance: Double = 0.01
+    /// How far (grams) a contact's value may wander and still count as resting, when grams are known (from the axis
+    /// resolution or a calibration).
+    public var stabilityToleranceGrams: Double = 2
+    /// How long (seconds of kernel time) a value must stay within the tolerance before it is reported stable.
+    public var stabilityWindow: Double = 0.5
+    /// The fraction of full scale at or above which a raw pressure is flagged saturated (the weight may be more).
+    public var saturationThreshold: Double = 0.98
+    /// How reported values are smoothed; off by default.
+    public var smoothing: Smoothing = .none
+
+    /// The defaults described on each property.
+    public init() {}
+}

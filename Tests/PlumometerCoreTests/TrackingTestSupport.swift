@@ -1,0 +1,33 @@
+import PlumometerCore
+
+/// A frame at `seconds` of kernel time with `(id, pressure)` contacts.
+func frame(_ seconds: Double, _ contacts: [(Int, Int32?)], resync: Bool = false) -> ContactFrame {
+    ContactFrame(
+        time: EventTime.zero.adding(seconds: seconds),
+        contacts: contacts.map { ContactSample(id: $0.0, slot: $0.0 % 10, x: 100, y: 200, pressure: $0.1) },
+        resync: resync
+    )
+}
+
+/// Kernel time at `seconds`.
+func at(_ seconds: Double) -> EventTime { EventTime.zero.adding(seconds: seconds) }
+
+/// A 0...1000 pressure axis without resolution: 10 units are 1% of full scale.
+let range1000 = AxisInfo(minimum: 0, maximum: 1000)
+
+extension Reading {
+    /// The reading of contact `id`, if it is in this reading.
+    subscript(id id: Int) -> ContactReading? { contacts.first { $0.id == id } }
+}
+
+/// A small deterministic pseudo-random generator (SplitMix64), so "noisy" tests are repeatable.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
