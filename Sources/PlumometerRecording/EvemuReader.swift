@@ -6,7 +6,8 @@ import PlumometerCore
 /// - Lines come in the order N, I, P*, B*, A*, L*, S*; `#` lines and blank lines may appear anywhere.
 /// - `A:` lines carry 5 numbers (code, min, max, fuzz, flat) up to format 1.1 and 6 (plus resolution) from
 ///   1.2 on. Without a `# EVEMU x.y` line the first `A:` line decides and the others must agree.
-/// - `P:` and `B:` lines carry 8 mask bytes; successive lines for the same type continue the mask.
+/// - `P:` and `B:` lines carry 8 mask bytes; successive lines for the same type continue the mask. `B: 00` is
+///   the event-type bitmap (the kernel's `EVIOCGBIT(0)`), so it is checked but adds no codes.
 /// - Hexadecimal fields take 1-2 digits (4 for `I:`), either case, no `0x`; decimals are signed 32-bit.
 /// - Unlike evemu, an axis with an `A:` line must be declared by the `B: 03` mask and vice versa, and
 ///   anything after the fields other than a `#` comment is an error: evemu's `sscanf` silently ignores both.
@@ -46,7 +47,7 @@ enum EvemuDescriptionReader {
     /// The largest code of each event type (`*_MAX` in linux/input-event-codes.h).
     static func maxCode(ofType type: UInt16) -> UInt16 {
         switch type {
-        case 0x00: 0x0f  // SYN_MAX
+        case 0x00: 0x1f  // `B: 00` is the event-type bitmap (EVIOCGBIT(0)), so EV_MAX
         case 0x01: 0x2ff  // KEY_MAX
         case 0x02: 0x0f  // REL_MAX
         case 0x03: 0x3f  // ABS_MAX
@@ -228,7 +229,9 @@ enum EvemuDescriptionReader {
                                     + "too many 'B: \(hex(type))' lines?"
                             )
                         }
-                        codes[EventType(rawValue: type), default: []].insert(UInt16(code))
+                        // `B: 00` lists the event types the device has (what EVIOCGBIT(0, ...) returns), not
+                        // EV_SYN codes; the types follow from the other masks, so it is only checked.
+                        if type != 0 { codes[EventType(rawValue: type), default: []].insert(UInt16(code)) }
                     }
                 }
                 typeMaskBytes[type] = offset + 8

@@ -11,11 +11,19 @@ enum Paths {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `<package>/../shared/fixtures`, or nil when it is absent (tests using it are then skipped).
+    ///
+    /// A git worktree of the package sits one level deeper (`<repo>/wt/<branch>`), so `../../shared/fixtures`
+    /// is tried second.
     static let sharedFixtures: URL? = {
-        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
-            ? url : nil
+        let parent = packageRoot.deletingLastPathComponent()
+        for candidate in [parent, parent.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("shared/fixtures")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return url
+            }
+        }
+        return nil
     }()
 
     /// The project's own recordings: `Tests/Fixtures/Recordings`.
