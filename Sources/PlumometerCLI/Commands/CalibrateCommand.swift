@@ -121,20 +121,13 @@ struct CalibrationSource {
 
     init(_ arguments: ParsedArguments) throws {
         if let file = arguments.value("replay") {
-            let text = try FileText.read(file)
-            let recording: Recording
-            do {
-                recording = try RecordingReader.read(text: text, fileName: file)
-            } catch {
-                throw CLIError.runtime(error.description)
-            }
-            let device = try ReplayCommand.pick(from: recording, selector: nil, file: file)
+            let device = try RecordingFile.device(file, selector: nil)
             origin = .recording(device)
             description = device.description
         } else {
             let path = try DeviceTarget(arguments.value("device")).resolve()
             let device: EvdevDevice
-            do {
+            do throws(DeviceError) {
                 device = try EvdevDevice(path: path)
             } catch {
                 throw CLIError.runtime(error.description)
@@ -163,7 +156,7 @@ struct CalibrationSource {
             var decoder = ContactDecoder(device: description)
             var lastTick = EventTime.zero
             var lastTime = EventTime.zero
-            do {
+            do throws(RecordingError) {
                 while let event = try events.next() {
                     lastTime = event.time
                     if event.time.microseconds - lastTick.microseconds >= 10_000 {
@@ -179,7 +172,7 @@ struct CalibrationSource {
             if !guide.isDone, let reading = tracker.tick(now: lastTime.adding(seconds: 1)) { _ = observe(reading) }
         case .device(let path):
             let device: EvdevDevice
-            do {
+            do throws(DeviceError) {
                 device = try EvdevDevice(path: path)
             } catch {
                 throw CLIError.runtime(error.description)
@@ -190,7 +183,7 @@ struct CalibrationSource {
             if let frame = device.initialFrame(), observe(tracker.consume(frame)) { return guide.points }
             driver.watch(device.fileDescriptor) {
                 let batch: DeviceBatch
-                do {
+                do throws(DeviceError) {
                     batch = try device.read()
                 } catch {
                     throw CLIError.runtime(error.description)

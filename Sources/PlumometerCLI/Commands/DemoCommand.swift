@@ -13,7 +13,7 @@ enum DemoCommand {
         settings.unit = arguments.value("unit").flatMap(WeightUnit.init(rawValue:)) ?? .grams
         let pacing = try Pacing(arguments, command: "demo")
         let recording: Recording
-        do {
+        do throws(RecordingError) {
             recording = try RecordingReader.read(text: DemoRecording.text, fileName: DemoRecording.fileName)
         } catch {
             throw CLIError.runtime("the bundled demo recording is damaged: \(error.description)")

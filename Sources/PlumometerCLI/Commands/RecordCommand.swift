@@ -10,7 +10,7 @@ enum RecordCommand {
         let duration = try arguments.number("duration", command: "record")
         let path = try DeviceTarget(arguments.value("device")).resolve()
         let device: EvdevDevice
-        do {
+        do throws(DeviceError) {
             device = try EvdevDevice(path: path, grab: arguments.has("grab"))
         } catch {
             throw CLIError.runtime(error.description)
@@ -45,7 +45,7 @@ enum RecordCommand {
         let began = MonotonicClock.now()
         driver.watch(device.fileDescriptor) {
             let batch: DeviceBatch
-            do {
+            do throws(DeviceError) {
                 batch = try device.read()
             } catch let error where error.code == .gone {
                 Diagnostics.note("\(path) was removed; the recording ends here")

@@ -8,42 +8,8 @@ enum ReplayCommand {
         let path = arguments.positionals[0]
         let settings = try arguments.readingSettings(command: "replay")
         let pacing = try Pacing(arguments, command: "replay")
-        let text = try FileText.read(path)
-        let recording: Recording
-        do {
-            recording = try RecordingReader.read(text: text, fileName: path)
-        } catch {
-            throw CLIError.runtime(error.description)
-        }
-        let device = try pick(from: recording, selector: arguments.value("device"), file: path)
+        let device = try RecordingFile.device(path, selector: arguments.value("device"))
         try ReplaySession.play(device, settings: settings, pacing: pacing, format: arguments.value("format"))
-    }
-
-    /// The device to replay: the only one, or the one `--device` names by index or name substring.
-    static func pick(from recording: Recording, selector: String?, file: String) throws -> RecordedDevice {
-        let devices = recording.devices
-        guard !devices.isEmpty else { throw CLIError.runtime("\(file) describes no device.") }
-        guard let selector else {
-            if devices.count > 1 {
-                Diagnostics.note("\(file) holds \(devices.count) devices; replaying the first. Pick another with --device INDEX|NAME:")
-                for (index, device) in devices.enumerated() {
-                    Diagnostics.note("  \(index): \(device.description.name)")
-                }
-            }
-            return devices[0]
-        }
-        if let index = Int(selector) {
-            guard devices.indices.contains(index) else {
-                throw CLIError.runtime("\(file) has devices 0 to \(devices.count - 1); there is no device \(index).")
-            }
-            return devices[index]
-        }
-        let matches = devices.filter { $0.description.name.lowercased().contains(selector.lowercased()) }
-        guard let match = matches.first else {
-            let names = devices.map { "'\($0.description.name)'" }.joined(separator: ", ")
-            throw CLIError.runtime("no device in \(file) matches '\(selector)'; it has \(names).")
-        }
-        return match
     }
 }
 
@@ -80,7 +46,7 @@ enum ReplaySession {
         var decoder = ContactDecoder(device: description)
         let driver = try Driver()
         var first: RawEvent?
-        do {
+        do throws(RecordingError) {
             first = try events.next()
         } catch {
             throw CLIError.runtime(error.description)
@@ -130,7 +96,7 @@ enum ReplaySession {
             }
         }
         func advance() -> RawEvent? {
-            do {
+            do throws(RecordingError) {
                 return try events.next()
             } catch {
                 parseError = error
@@ -182,9 +148,21 @@ enum ReplaySession {
     }
 }
 
-/// Reading a whole file with errors that name it.
+/// Recordings on disk: read, parsed, one device picked, every failure a sentence naming the file.
+enum RecordingFile {
+    static func device(_ path: String, selector: String?) throws -> RecordedDevice {
+        let bytes = try FileText.read(path)
+        do throws(RecordingError) {
+            return try RecordingReader.read(bytes: bytes, fileName: path).device(selector, fileName: path)
+        } catch {
+            throw CLIError.runtime(error.description)
+        }
+    }
+}
+
+/// Reading and writing whole files with errors that name them.
 enum FileText {
-    static func read(_ path: String) throws -> String {
+    static func read(_ path: String) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
@@ -203,7 +181,7 @@ enum FileText {
             }
             bytes.append(contentsOf: chunk[0..<count])
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }
 

@@ -114,7 +114,7 @@ final class StreamSession {
     /// Opens `path`, announces it and reports what already rests on it.
     func open(path: String) throws {
         let device: EvdevDevice
-        do {
+        do throws(DeviceError) {
             device = try EvdevDevice(path: path, grab: grab)
         } catch {
             throw CLIError.runtime(error.description)
@@ -165,7 +165,7 @@ final class StreamSession {
     private func readable() throws {
         guard let device, let pipeline else { return }
         let batch: DeviceBatch
-        do {
+        do throws(DeviceError) {
             batch = try device.read()
         } catch let error where error.code == .gone {
             try disconnected()
