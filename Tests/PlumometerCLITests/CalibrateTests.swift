@@ -1,0 +1,80 @@
+import Foundation
+import PlumometerTestSupport
+import Testing
+
+/// `plumometer calibrate` (non-interactive and guided by a recording) and profiles applied, refused, overridden.
+@Suite struct CalibrateTests {
+    let twoPlums = CLI.fixture("magic-trackpad-2.two-plums.evemu")
+    let gramsPad = CLI.fixture("grams-pad.one-object.evemu")
+
+    @Test func pointsFitAndTheProfileIsAppliedAutomatically() throws {
+        let config = try CLI.temporaryDirectory()
+        let environment = ["XDG_CONFIG_HOME": config.path]
+        let fit = try CLI.run(
+            ["calibrate", "--replay", twoPlums, "--point", "0:0", "--point", "50:us-quarter", "--point", "100:11.34",
+             "--point", "200:22.68", "--format", "json"],
+            environment: environment
+        )
+        #expect(fit.status == 0, "\(fit.stderr)")
+        let summary = try #require(try CLI.jsonObjects(fit).first)
+        #expect(abs((summary.number("slope") ?? 0) - 0.1134) < 1e-6)
+        #expect(abs(summary.number("intercept") ?? 1) < 1e-3)
+        #expect(summary.number("r2") == 1)
+        #expect(summary.string("grade") == "good")
+        let profile = try #require(summary.string("profile"))
+        #expect(profile.hasPrefix(config.path + "/plumometer/"))
+        #expect(FileManager.default.fileExists(atPath: profile))
+
+        let replay = try CLI.run(["replay", "--fast", "-f", "jsonl", twoPlums], environment: environment)
+        let records = try CLI.jsonObjects(replay)
+        #expect(records.first?.string("grams_from") == "calibration")
+        let contact = try #require(records.dropFirst().first?.objects("contacts").first)
+        #expect(contact.number("grams") == 11.34, "pressure 100 at 0.1134 g per unit")
+    }
+
+    @Test func aPoorFitIsRefusedWithTheReason() throws {
+        let result = try CLI.run(
+            ["calibrate", "--replay", twoPlums, "--point", "0:0", "--point", "100:50", "--point", "200:5", "--no-save"]
+        )
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("refused"))
+        #expect(result.stderr.contains("R"))
+    }
+
+    @Test func fewerThanTwoDistinctPointsAreRefused() throws {
+        let result = try CLI.run(["calibrate", "--replay", twoPlums, "--point", "100:5", "--point", "100:5", "--no-save"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("refused"))
+    }
+
+    @Test func aProfileForAnotherDeviceIsRefused() throws {
+        let config = try CLI.temporaryDirectory()
+        let file = config.appendingPathComponent("other.json")
+        let fit = try CLI.run(
+            ["calibrate", "--replay", twoPlums, "--point", "0:0", "--point", "100:10", "--output", file.path]
+        )
+        #expect(fit.status == 0)
+        let result = try CLI.run(["replay", "--fast", "--profile", file.path, gramsPad])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("does not apply"))
+        #expect(result.stdout.isEmpty)
+
+        let override = try CLI.run(["replay", "--fast", "-f", "jsonl", "--profile", file.path, twoPlums])
+        #expect(override.status == 0)
+        #expect(try CLI.jsonObjects(override).first?.string("grams_from") == "calibration")
+    }
+
+    @Test func guidedCalibrationFromARecording() throws {
+        // The grams pad recording rests at ~150 (carrier), then settles at ~420: carrier plus one reference.
+        let result = try CLI.run(
+            ["calibrate", "--replay", gramsPad, "--reference", "270g", "--no-save", "--format", "json"]
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Step 1/2"))
+        #expect(result.stderr.contains("captured"))
+        let summary = try #require(try CLI.jsonObjects(result).first)
+        let points = summary.objects("points")
+        #expect(points.count == 2)
+        #expect(points.last?.number("grams") == 270)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import PlumometerTestSupport
+import Testing
+
+/// `--help`, `--version` and usage errors: exit 2 for a bad command line, never for a valid one.
+@Suite struct UsageTests {
+    @Test func helpTeachesCommandsAndExitStatus() throws {
+        let result = try CLI.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        for section in ["OVERVIEW:", "USAGE: plumometer", "COMMANDS:", "EXIT STATUS:", "EXAMPLES:"] {
+            #expect(result.stdout.contains(section), "missing \(section)")
+        }
+        for command in ["stream", "list", "replay", "record", "calibrate", "demo"] {
+            #expect(result.stdout.contains("  \(command)"), "command \(command) not listed")
+        }
+    }
+
+    @Test(arguments: ["stream", "list", "replay", "record", "calibrate", "demo"])
+    func everyCommandHasHelp(command: String) throws {
+        let result = try CLI.run([command, "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: plumometer \(command)"))
+        #expect(result.stdout.contains("OPTIONS:"))
+        #expect(result.stdout.contains("--help"))
+        let viaHelp = try CLI.run(["help", command])
+        #expect(viaHelp.stdout == result.stdout)
+    }
+
+    @Test func version() throws {
+        let result = try CLI.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("plumometer "))
+    }
+
+    @Test func unknownOptionSuggestsTheClosestOne() throws {
+        let result = try CLI.run(["replay", "--formt", "jsonl", CLI.fixture("magic-trackpad-2.two-plums.evemu")])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("Error: Unknown option '--formt'. Did you mean '--format'?"))
+    }
+
+    @Test func unknownOptionOfTheDefaultCommand() throws {
+        let result = try CLI.run(["--devcie", "/dev/input/event3"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Did you mean '--device'?"))
+    }
+
+    @Test func unknownCommandSuggestsTheClosestOne() throws {
+        let result = try CLI.run(["strem"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Unknown command 'strem'. Did you mean 'stream'?"))
+    }
+
+    @Test func badValuesAreUsageErrors() throws {
+        let file = CLI.fixture("magic-trackpad-2.two-plums.evemu")
+        let cases: [([String], String)] = [
+            (["replay", "--fast", "--format", "xml", file], "'xml' is not a valid value for '--format'"),
+            (["replay", "--fast", "--interval", "soon", file], "'soon' is not a valid value for '--interval'"),
+            (["replay", "--fast", "--max-contacts", "0", file], "'0' is not a valid value for '--max-contacts'"),
+            (["replay", "--speed", "-2", file], "'-2' is not a valid value for '--speed'"),
+            (["replay", "--fast", "--speed", "2", file], "either --fast or --speed"),
+            (["replay"], "Missing FILE"),
+            (["replay", file, "extra"], "Unexpected argument 'extra'"),
+            (["replay", "--format"], "needs a value"),
+            (["calibrate", "--replay", file], "Nothing to calibrate with"),
+            (["calibrate", "--replay", file, "--point", "12"], "'12' is not a point"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+}
