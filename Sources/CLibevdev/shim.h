@@ -5,6 +5,7 @@
 #include <linux/input.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/eventfd.h>
 #include <sys/signalfd.h>
 
 /*

@@ -1,1 +1,0 @@
-// PlumometerLinux: see Package.swift for this target's role.

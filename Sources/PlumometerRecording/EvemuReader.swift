@@ -1,0 +1,501 @@
+import PlumometerCore
+
+/// The evemu description reader: `# EVEMU x.y`, `N:`, `I:`, `P:`, `B:`, `A:`, `L:`, `S:` lines.
+///
+/// The rules are evemu's own (`evemu_read` in evemu.c), applied strictly and explained in the errors:
+/// - Lines come in the order N, I, P*, B*, A*, L*, S*; `#` lines and blank lines may appear anywhere.
+/// - `A:` lines carry 5 numbers (code, min, max, fuzz, flat) up to format 1.1 and 6 (plus resolution) from
+///   1.2 on. Without a `# EVEMU x.y` line the first `A:` line decides and the others must agree.
+/// - `P:` and `B:` lines carry 8 mask bytes; successive lines for the same type continue the mask. `B: 00` is
+///   the event-type bitmap (the kernel's `EVIOCGBIT(0)`), so it is checked but adds no codes.
+/// - Hexadecimal fields take 1-2 digits (4 for `I:`), either case, no `0x`; decimals are signed 32-bit.
+/// - Unlike evemu, an axis with an `A:` line must be declared by the `B: 03` mask and vice versa, and
+///   anything after the fields other than a `#` comment is an error: evemu's `sscanf` silently ignores both.
+enum EvemuDescriptionReader {
+    /// The file format version from a `# EVEMU major.minor` comment.
+    struct Version: Comparable {
+        var major: Int
+        var minor: Int
+        static func < (lhs: Version, rhs: Version) -> Bool { (lhs.major, lhs.minor) < (rhs.major, rhs.minor) }
+        var text: String { "\(major).\(minor)" }
+    }
+
+    struct Result {
+        var description: DeviceDescription
+        var version: Version?
+        /// The scanner positioned at the first line after the description (the first `E:` line, if any).
+        var rest: LineScanner
+    }
+
+    private enum Stage: Int, Comparable {
+        case start, name, id, properties, masks, axes, leds, switches
+        static func < (lhs: Stage, rhs: Stage) -> Bool { lhs.rawValue < rhs.rawValue }
+        var tag: String {
+            switch self {
+            case .start: "start"
+            case .name: "N:"
+            case .id: "I:"
+            case .properties: "P:"
+            case .masks: "B:"
+            case .axes: "A:"
+            case .leds: "L:"
+            case .switches: "S:"
+            }
+        }
+    }
+
+    /// The largest code of each event type (`*_MAX` in linux/input-event-codes.h).
+    static func maxCode(ofType type: UInt16) -> UInt16 {
+        switch type {
+        case 0x00: 0x1f  // `B: 00` is the event-type bitmap (EVIOCGBIT(0)), so EV_MAX
+        case 0x01: 0x2ff  // KEY_MAX
+        case 0x02: 0x0f  // REL_MAX
+        case 0x03: 0x3f  // ABS_MAX
+        case 0x04: 0x07  // MSC_MAX
+        case 0x05: 0x10  // SW_MAX
+        case 0x11: 0x0f  // LED_MAX
+        case 0x12: 0x07  // SND_MAX
+        case 0x14: 0x01  // REP_MAX
+        case 0x15: 0x7f  // FF_MAX
+        default: 0x2ff
+        }
+    }
+
+    /// Reads the description at the start of `bytes`, stopping before the first `E:` line.
+    static func read(bytes: [UInt8], fileName: String) throws(RecordingError) -> Result {
+        var scanner = LineScanner(bytes: bytes)
+        var version: Version?
+        var stage = Stage.start
+        var name = ""
+        var identity: (UInt16, UInt16, UInt16, UInt16) = (0, 0, 0, 0)
+        var propertyBytes = 0
+        var properties = Set<InputProperty>()
+        var typeMaskBytes: [UInt16: Int] = [:]
+        var codes: [EventType: Set<UInt16>] = [:]
+        var axes: [AbsoluteAxis: AxisInfo] = [:]
+        var axisLines: [AbsoluteAxis: Int] = [:]
+        var detectedAxisColumns: (count: Int, line: Int)?
+        var lastLine = 0
+
+        func fail(_ line: Int?, _ message: String) -> RecordingError {
+            RecordingError(file: fileName, line: line, message: message)
+        }
+
+        func advance(to next: Stage, line: Int) throws(RecordingError) {
+            if next < stage {
+                throw fail(
+                    line,
+                    "'\(next.tag)' line after '\(stage.tag)' lines: evemu expects N:, I:, P:, B:, A:, L:, S: in this order"
+                )
+            }
+            if stage < .id, next > .id {
+                let missing = stage == .start ? "'N:' (device name) and 'I:' (ids)" : "'I:' (bus vendor product version)"
+                throw fail(line, "'\(next.tag)' line before the \(missing) line")
+            }
+            stage = next
+        }
+
+        func finish() throws(RecordingError) -> DeviceDescription {
+            let declared = codes[.abs] ?? []
+            for (axis, line) in axisLines.sorted(by: { $0.value < $1.value }) where !declared.contains(axis.rawValue) {
+                throw fail(
+                    line,
+                    "'A:' line for axis \(hex(axis.rawValue)) (\(axis.name)), but the 'B: 03' lines do not declare that axis"
+                )
+            }
+            if let missing = declared.sorted().first(where: { axes[AbsoluteAxis(rawValue: $0)] == nil }) {
+                let axis = AbsoluteAxis(rawValue: missing)
+                throw fail(
+                    nil,
+                    "the 'B: 03' lines declare axis \(hex(missing)) (\(axis.name)) but no 'A:' line gives its range"
+                )
+            }
+            return DeviceDescription(
+                path: fileName,
+                identity: DeviceIdentity(
+                    bus: identity.0,
+                    vendor: identity.1,
+                    product: identity.2,
+                    version: identity.3,
+                    name: name
+                ),
+                properties: properties,
+                codes: codes,
+                axes: axes
+            )
+        }
+
+        while true {
+            let before = scanner
+            guard let line = scanner.next() else { break }
+            lastLine = line.number
+            let range = line.range
+            if let nul = bytes.firstNUL(in: range) {
+                throw fail(line.number, "NUL byte at column \(nul - range.lowerBound + 1): this is not a text file")
+            }
+            if range.isEmpty || range.allSatisfy({ ASCII.isSpace(bytes[$0]) }) { continue }
+            if bytes[range.lowerBound] == UInt8(ascii: "#") {
+                if stage == .start, version == nil, let parsed = parseVersion(bytes, range) { version = parsed }
+                continue
+            }
+            guard range.count >= 2, bytes[range.lowerBound + 1] == UInt8(ascii: ":") else {
+                throw unexpectedLine(bytes, line, fileName: fileName)
+            }
+            let fieldsRange = (range.lowerBound + 2)..<range.upperBound
+            switch bytes[range.lowerBound] {
+            case UInt8(ascii: "N"):
+                if stage != .start {
+                    throw fail(line.number, "a second 'N:' line: an evemu file describes exactly one device")
+                }
+                var start = fieldsRange.lowerBound
+                while start < fieldsRange.upperBound, ASCII.isSpace(bytes[start]) { start += 1 }
+                guard start < fieldsRange.upperBound else {
+                    throw fail(line.number, "expected a device name after 'N:'")
+                }
+                name = bytes.text(start..<fieldsRange.upperBound)
+                stage = .name
+
+            case UInt8(ascii: "I"):
+                if stage != .name {
+                    throw fail(
+                        line.number,
+                        stage == .start ? "'I:' line before the 'N:' (device name) line" : "a second 'I:' line"
+                    )
+                }
+                let fields = tokens(in: bytes, fieldsRange)
+                guard fields.count == 4 else {
+                    throw fail(
+                        line.number,
+                        "expected 4 hexadecimal numbers after 'I:' (bus vendor product version), found \(fields.count)"
+                    )
+                }
+                var values: [UInt16] = []
+                for field in fields {
+                    guard let value = NumberParser.hex(bytes, field, maxDigits: 4) else {
+                        throw fail(
+                            line.number,
+                            "'\(bytes.quoted(field))' in the 'I:' line is not a hexadecimal number of 1 to 4 digits"
+                        )
+                    }
+                    values.append(UInt16(value))
+                }
+                identity = (values[0], values[1], values[2], values[3])
+                stage = .id
+
+            case UInt8(ascii: "P"):
+                try advance(to: .properties, line: line.number)
+                let mask = try maskBytes(bytes, fieldsRange, count: 8, tag: "P:", what: "property mask bytes", line.number, fileName)
+                for (offset, byte) in mask.enumerated() {
+                    for bit in 0..<8 where byte & (1 << bit) != 0 {
+                        let property = (propertyBytes + offset) * 8 + bit
+                        guard property <= Int(InputProperty.max.rawValue) else {
+                            throw fail(line.number, "property bit \(property) is beyond INPUT_PROP_MAX (0x1f)")
+                        }
+                        properties.insert(InputProperty(rawValue: UInt16(property)))
+                    }
+                }
+                propertyBytes += 8
+
+            case UInt8(ascii: "B"):
+                try advance(to: .masks, line: line.number)
+                let fields = tokens(in: bytes, fieldsRange)
+                guard fields.count == 9 else {
+                    throw fail(
+                        line.number,
+                        "expected 9 hexadecimal numbers after 'B:' (event type and 8 mask bytes), found \(fields.count)"
+                    )
+                }
+                guard let typeValue = NumberParser.hex(bytes, fields[0], maxDigits: 2) else {
+                    throw fail(line.number, "'\(bytes.quoted(fields[0]))' in the 'B:' line is not an event type of 1 or 2 hex digits")
+                }
+                guard typeValue <= UInt32(EventType.max.rawValue) else {
+                    throw fail(line.number, "event type 0x\(hex(typeValue)) in the 'B:' line is beyond EV_MAX (0x1f)")
+                }
+                let type = UInt16(typeValue)
+                let mask = try maskBytes(
+                    bytes, fields[0].upperBound..<fieldsRange.upperBound, count: 8, tag: "B:", what: "mask bytes",
+                    line.number, fileName
+                )
+                let offset = typeMaskBytes[type, default: 0]
+                for (index, byte) in mask.enumerated() {
+                    for bit in 0..<8 where byte & (1 << bit) != 0 {
+                        let code = (offset + index) * 8 + bit
+                        let limit = maxCode(ofType: type)
+                        guard code <= Int(limit) else {
+                            let typeName = EventType(rawValue: type).name ?? "type 0x\(hex(type))"
+                            throw fail(
+                                line.number,
+                                "code 0x\(hex(code)) of \(typeName) is beyond the type's maximum 0x\(hex(limit)); "
+                                    + "too many 'B: \(hex(type))' lines?"
+                            )
+                        }
+                        // `B: 00` lists the event types the device has (what EVIOCGBIT(0, ...) returns), not
+                        // EV_SYN codes; the types follow from the other masks, so it is only checked.
+                        if type != 0 { codes[EventType(rawValue: type), default: []].insert(UInt16(code)) }
+                    }
+                }
+                typeMaskBytes[type] = offset + 8
+
+            case UInt8(ascii: "A"):
+                try advance(to: .axes, line: line.number)
+                let fields = tokens(in: bytes, fieldsRange)
+                let expected: Int
+                let why: String
+                if let version {
+                    expected = version > Version(major: 1, minor: 1) ? 6 : 5
+                    why = "evemu format \(version.text)"
+                } else if let detected = detectedAxisColumns {
+                    expected = detected.count
+                    why = "as in the first 'A:' line (line \(detected.line)); no '# EVEMU' version line"
+                } else {
+                    guard fields.count == 5 || fields.count == 6 else {
+                        throw fail(
+                            line.number,
+                            "expected 5 or 6 numbers after 'A:' (code, min, max, fuzz, flat[, resolution]), "
+                                + "found \(fields.count)"
+                        )
+                    }
+                    detectedAxisColumns = (fields.count, line.number)
+                    expected = fields.count
+                    why = ""
+                }
+                guard fields.count == expected else {
+                    let names = expected == 6 ? "code, min, max, fuzz, flat, resolution" : "code, min, max, fuzz, flat"
+                    throw fail(
+                        line.number,
+                        "expected \(expected) numbers after 'A:' (\(names); \(why)), found \(fields.count)"
+                    )
+                }
+                guard let codeValue = NumberParser.hex(bytes, fields[0], maxDigits: 2) else {
+                    throw fail(line.number, "'\(bytes.quoted(fields[0]))' in the 'A:' line is not an axis code of 1 or 2 hex digits")
+                }
+                guard codeValue <= UInt32(AbsoluteAxis.max.rawValue) else {
+                    throw fail(line.number, "axis 0x\(hex(codeValue)) in the 'A:' line is beyond ABS_MAX (0x3f)")
+                }
+                let axis = AbsoluteAxis(rawValue: UInt16(codeValue))
+                var numbers: [Int32] = []
+                let labels = ["minimum", "maximum", "fuzz", "flat", "resolution"]
+                for (index, field) in fields.dropFirst().enumerated() {
+                    switch NumberParser.decimal(bytes, field, bounds: NumberParser.int32Bounds) {
+                    case .value(let value): numbers.append(Int32(value))
+                    case .notANumber:
+                        throw fail(
+                            line.number,
+                            "the \(labels[index]) of axis \(hex(codeValue)) ('\(bytes.quoted(field))') is not a decimal number"
+                        )
+                    case .outOfRange:
+                        throw fail(
+                            line.number,
+                            "the \(labels[index]) of axis \(hex(codeValue)) (\(bytes.quoted(field))) does not fit "
+                                + "in a 32-bit signed integer"
+                        )
+                    }
+                }
+                if let previous = axisLines[axis] {
+                    throw fail(line.number, "a second 'A:' line for axis \(hex(codeValue)) (the first is on line \(previous))")
+                }
+                axisLines[axis] = line.number
+                axes[axis] = AxisInfo(
+                    minimum: numbers[0],
+                    maximum: numbers[1],
+                    fuzz: numbers[2],
+                    flat: numbers[3],
+                    resolution: numbers.count > 4 ? numbers[4] : 0
+                )
+
+            case UInt8(ascii: "L"), UInt8(ascii: "S"):
+                let isLED = bytes[range.lowerBound] == UInt8(ascii: "L")
+                try advance(to: isLED ? .leds : .switches, line: line.number)
+                let fields = tokens(in: bytes, fieldsRange)
+                let tag = isLED ? "L:" : "S:"
+                guard fields.count == 2 else {
+                    throw fail(line.number, "expected 2 numbers after '\(tag)' (code and state), found \(fields.count)")
+                }
+                guard NumberParser.hex(bytes, fields[0], maxDigits: 2) != nil,
+                    case .value = NumberParser.decimal(bytes, fields[1], bounds: NumberParser.int32Bounds)
+                else {
+                    throw fail(line.number, "expected a hexadecimal code and a decimal state after '\(tag)'")
+                }
+
+            case UInt8(ascii: "E"):
+                if stage < .id {
+                    throw fail(
+                        line.number,
+                        "'E:' line before the device description: an evemu recording starts with 'N:' and 'I:' lines"
+                    )
+                }
+                scanner = before
+                return Result(
+                    description: try finish(),
+                    version: version,
+                    rest: scanner
+                )
+
+            default:
+                throw unexpectedLine(bytes, line, fileName: fileName)
+            }
+        }
+
+        if stage < .id {
+            let problem = lastLine == 0 ? "the file is empty" : "no device description"
+            throw fail(nil, "\(problem): an evemu file starts with 'N:' (device name) and 'I:' (ids) lines")
+        }
+        return Result(description: try finish(), version: version, rest: scanner)
+
+    }
+
+    private static func parseVersion(_ bytes: [UInt8], _ range: Range<Int>) -> Version? {
+        let parts = tokens(in: bytes, (range.lowerBound + 1)..<range.upperBound)
+        guard parts.count >= 2, bytes.text(parts[0]) == "EVEMU" else { return nil }
+        let numbers = bytes.text(parts[1]).split(separator: ".", omittingEmptySubsequences: false)
+        guard numbers.count == 2, let major = Int(numbers[0]), let minor = Int(numbers[1]), major >= 0, minor >= 0
+        else { return nil }
+        return Version(major: major, minor: minor)
+    }
+
+    private static func maskBytes(
+        _ bytes: [UInt8],
+        _ range: Range<Int>,
+        count: Int,
+        tag: String,
+        what: String,
+        _ line: Int,
+        _ fileName: String
+    ) throws(RecordingError) -> [UInt8] {
+        let fields = tokens(in: bytes, range)
+        guard fields.count == count else {
+            throw RecordingError(
+                file: fileName,
+                line: line,
+                message: "expected \(count) hexadecimal \(what) after '\(tag)', found \(fields.count)"
+            )
+        }
+        var result: [UInt8] = []
+        for field in fields {
+            guard let value = NumberParser.hex(bytes, field, maxDigits: 2) else {
+                throw RecordingError(
+                    file: fileName,
+                    line: line,
+                    message: "'\(bytes.quoted(field))' in the '\(tag)' line is not a byte of 1 or 2 hex digits"
+                )
+            }
+            result.append(UInt8(value))
+        }
+        return result
+    }
+
+    static func unexpectedLine(_ bytes: [UInt8], _ line: TextLine, fileName: String) -> RecordingError {
+        RecordingError(
+            file: fileName,
+            line: line.number,
+            message: "unexpected line '\(bytes.quoted(line.range))': an evemu file holds only N:, I:, P:, B:, A:, L:, "
+                + "S: and E: lines, '#' comments and blank lines"
+        )
+    }
+}
+
+/// Reads evemu `E: sec.usec type code value` lines one at a time.
+///
+/// What evemu writes: `E: %lu.%06u %04x %04x %04d`, optionally followed by a tab and a `#` comment
+/// (evemu 2.x). What it reads: `sscanf("E: %lu.%06u %04x %04x %d")`. So:
+/// - `sec` is 1 or more decimal digits; `usec` 1 to 6 decimal digits taken as a count of microseconds (evemu
+///   reads `1.5` as 1 s + 5 us, not 1.5 s; 7 digits would make `sscanf` split the field, so they are an error);
+/// - type and code are 1 to 4 hexadecimal digits in either case, no `0x`;
+/// - the value is a signed decimal, possibly zero-padded (`-001` is -1), within 32 bits;
+/// - a `#` comment may follow; any other trailing text is an error.
+/// Times are taken as written (absolute or relative); a replay measures gaps between events.
+struct EvemuEventScanner: Sendable {
+    var scanner: LineScanner
+    let fileName: String
+    let validator: EventValidator
+
+    init(scanner: LineScanner, fileName: String, description: DeviceDescription) {
+        self.scanner = scanner
+        self.fileName = fileName
+        self.validator = EventValidator(description)
+    }
+
+    /// Largest `sec` whose microsecond count fits in Int64.
+    static let maxSeconds: Int64 = Int64.max / 1_000_000 - 1
+
+    mutating func next() throws(RecordingError) -> (RawEvent, Int)? {
+        let bytes = scanner.bytes
+        while let line = scanner.next() {
+            let range = line.range
+            func fail(_ message: String) -> RecordingError {
+                RecordingError(file: fileName, line: line.number, message: message)
+            }
+            if let nul = bytes.firstNUL(in: range) {
+                throw fail("NUL byte at column \(nul - range.lowerBound + 1): this is not a text file")
+            }
+            if range.isEmpty || range.allSatisfy({ ASCII.isSpace(bytes[$0]) }) { continue }
+            if bytes[range.lowerBound] == UInt8(ascii: "#") { continue }
+            guard bytes.hasPrefix("E:", in: range) else {
+                if range.count >= 2, bytes[range.lowerBound + 1] == UInt8(ascii: ":"),
+                    "NIPBALS".utf8.contains(bytes[range.lowerBound])
+                {
+                    throw fail(
+                        "description line '\(bytes.quoted(range, limit: 12))' among the events: the description "
+                            + "must come first, and only once"
+                    )
+                }
+                throw EvemuDescriptionReader.unexpectedLine(bytes, line, fileName: fileName)
+            }
+            let fields = tokens(in: bytes, (range.lowerBound + 2)..<range.upperBound)
+            guard fields.count == 4 else {
+                // A trailing field that is not a comment is reported as such; too few fields as a count.
+                if fields.count > 4 {
+                    throw fail("unexpected text '\(bytes.quoted(fields[4]))' after the event value (comments start with '#')")
+                }
+                throw fail("expected 4 fields after 'E:' (sec.usec type code value), found \(fields.count)")
+            }
+            let time = try parseTime(bytes, fields[0], fail)
+            guard let type = NumberParser.hex(bytes, fields[1], maxDigits: 4) else {
+                throw fail("event type '\(bytes.quoted(fields[1]))' is not 1 to 4 hexadecimal digits")
+            }
+            guard let code = NumberParser.hex(bytes, fields[2], maxDigits: 4) else {
+                throw fail("event code '\(bytes.quoted(fields[2]))' is not 1 to 4 hexadecimal digits")
+            }
+            let value: Int32
+            switch NumberParser.decimal(bytes, fields[3], bounds: NumberParser.int32Bounds) {
+            case .value(let parsed): value = Int32(parsed)
+            case .notANumber: throw fail("event value '\(bytes.quoted(fields[3]))' is not a decimal number")
+            case .outOfRange: throw fail("event value \(bytes.quoted(fields[3])) does not fit in a 32-bit signed integer")
+            }
+            let event = RawEvent(time: time, type: EventType(rawValue: UInt16(type)), code: UInt16(code), value: value)
+            if let problem = validator.problem(with: event) { throw fail(problem) }
+            return (event, line.number)
+        }
+        return nil
+    }
+
+    private func parseTime(
+        _ bytes: [UInt8],
+        _ field: Range<Int>,
+        _ fail: (String) -> RecordingError
+    ) throws(RecordingError) -> EventTime {
+        guard let dot = bytes[field].firstIndex(of: UInt8(ascii: ".")) else {
+            throw fail("event time '\(bytes.quoted(field))' is not sec.usec")
+        }
+        let secRange = field.lowerBound..<dot
+        let usecRange = (dot + 1)..<field.upperBound
+        guard !secRange.isEmpty, bytes[secRange].allSatisfy(ASCII.isDigit),
+            !usecRange.isEmpty, bytes[usecRange].allSatisfy(ASCII.isDigit)
+        else {
+            throw fail("event time '\(bytes.quoted(field))' is not sec.usec (unsigned decimal digits)")
+        }
+        guard usecRange.count <= 6 else {
+            throw fail(
+                "event time '\(bytes.quoted(field))' has \(usecRange.count) digits after the dot; evemu writes "
+                    + "microseconds as at most 6"
+            )
+        }
+        guard case .value(let seconds) = NumberParser.decimal(bytes, secRange, bounds: 0...Self.maxSeconds) else {
+            throw fail("event time '\(bytes.quoted(field))' is too large")
+        }
+        guard case .value(let micros) = NumberParser.decimal(bytes, usecRange, bounds: 0...999_999) else {
+            throw fail("event time '\(bytes.quoted(field))' is not sec.usec")
+        }
+        return EventTime(seconds: seconds, microseconds: micros)
+    }
+}

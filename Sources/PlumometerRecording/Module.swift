@@ -1,1 +1,0 @@
-// PlumometerRecording: see Package.swift for this target's role.

@@ -1,0 +1,157 @@
+/// Line and token scanning over the bytes of a recording, shared by the evemu and YAML readers.
+///
+/// The readers work on UTF-8 bytes rather than `String` so that every step is a constant-time index move:
+/// parsing stays linear in the size of the file whatever it contains, including binary junk.
+
+/// One line of a text: its byte range without the line terminator (`\n`, or `\r\n`) and its 1-based number.
+struct TextLine {
+    var range: Range<Int>
+    var number: Int
+}
+
+/// Splits bytes into lines, one at a time.
+struct LineScanner: Sendable {
+    let bytes: [UInt8]
+    private(set) var position: Int
+    private(set) var lineNumber: Int
+
+    init(bytes: [UInt8], position: Int = 0, lineNumber: Int = 0) {
+        self.bytes = bytes
+        self.position = position
+        self.lineNumber = lineNumber
+    }
+
+    var isAtEnd: Bool { position >= bytes.count }
+
+    /// The next line, or nil at the end. A final line without a terminator is still a line.
+    mutating func next() -> TextLine? {
+        guard position < bytes.count else { return nil }
+        let start = position
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        position = end < bytes.count ? end + 1 : end
+        lineNumber += 1
+        var trimmed = end
+        // CRLF files (edited on Windows, or mailed) read like LF files.
+        if trimmed > start, bytes[trimmed - 1] == UInt8(ascii: "\r") { trimmed -= 1 }
+        return TextLine(range: start..<trimmed, number: lineNumber)
+    }
+}
+
+enum ASCII {
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case 0x30...0x39: UInt32(byte - 0x30)
+        case 0x41...0x46: UInt32(byte - 0x41 + 10)
+        case 0x61...0x66: UInt32(byte - 0x61 + 10)
+        default: nil
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// The bytes in `range` as text, for messages and names (invalid UTF-8 becomes U+FFFD).
+    func text(_ range: Range<Int>) -> String {
+        String(decoding: self[range], as: UTF8.self)
+    }
+
+    /// The bytes in `range` as text for an error message: at most `limit` characters, control bytes escaped.
+    func quoted(_ range: Range<Int>, limit: Int = 40) -> String {
+        var result = ""
+        var count = 0
+        for byte in self[range] {
+            if count == limit {
+                result += "..."
+                break
+            }
+            switch byte {
+            case 0x20...0x7e: result.unicodeScalars.append(Unicode.Scalar(byte))
+            case 0x09: result += "\\t"
+            case 0x0d: result += "\\r"
+            default: result += "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16)
+            }
+            count += 1
+        }
+        return result
+    }
+
+    /// Whether `range` starts with the ASCII text `prefix`.
+    func hasPrefix(_ prefix: StaticString, in range: Range<Int>) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard range.count >= count else { return false }
+        return prefix.withUTF8Buffer { buffer in
+            for offset in 0..<count where self[range.lowerBound + offset] != buffer[offset] { return false }
+            return true
+        }
+    }
+
+    /// The index of the first NUL byte in `range`, if any.
+    func firstNUL(in range: Range<Int>) -> Int? {
+        self[range].firstIndex(of: 0)
+    }
+}
+
+/// Whitespace-separated tokens of a line, up to a `#` that starts a token (a trailing comment).
+func tokens(in bytes: [UInt8], _ range: Range<Int>) -> [Range<Int>] {
+    var result: [Range<Int>] = []
+    var index = range.lowerBound
+    while index < range.upperBound {
+        while index < range.upperBound, ASCII.isSpace(bytes[index]) { index += 1 }
+        guard index < range.upperBound else { break }
+        if bytes[index] == UInt8(ascii: "#") { break }
+        let start = index
+        while index < range.upperBound, !ASCII.isSpace(bytes[index]) { index += 1 }
+        result.append(start..<index)
+    }
+    return result
+}
+
+/// Number parsing with the limits of the C types the kernel uses; nil means "not a number of this kind".
+enum NumberParser {
+    /// 1 to `maxDigits` hexadecimal digits, either case, no `0x` prefix (evemu's `%02x` / `%04x`).
+    static func hex(_ bytes: [UInt8], _ range: Range<Int>, maxDigits: Int) -> UInt32? {
+        guard !range.isEmpty, range.count <= maxDigits else { return nil }
+        var value: UInt32 = 0
+        for byte in bytes[range] {
+            guard let digit = ASCII.hexValue(byte) else { return nil }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    enum DecimalResult {
+        case value(Int64)
+        case notANumber
+        case outOfRange
+    }
+
+    /// An optionally signed decimal integer within `bounds`.
+    static func decimal(_ bytes: [UInt8], _ range: Range<Int>, bounds: ClosedRange<Int64>) -> DecimalResult {
+        var index = range.lowerBound
+        var negative = false
+        if index < range.upperBound, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        guard index < range.upperBound else { return .notANumber }
+        var magnitude: Int64 = 0
+        var overflow = false
+        while index < range.upperBound {
+            let byte = bytes[index]
+            guard ASCII.isDigit(byte) else { return .notANumber }
+            if !overflow {
+                let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times.addingReportingOverflow(Int64(byte - 0x30))
+                if o1 || o2 { overflow = true } else { magnitude = sum }
+            }
+            index += 1
+        }
+        if overflow { return .outOfRange }
+        let value = negative ? -magnitude : magnitude
+        return bounds.contains(value) ? .value(value) : .outOfRange
+    }
+
+    static let int32Bounds: ClosedRange<Int64> = Int64(Int32.min)...Int64(Int32.max)
+}
