@@ -1,5 +1,8 @@
 // The discovery probe: lists and follows devices through the bridge's discovery, for the umockdev tests.
 //
+//   plumometer-discovery-probe list [--all]
+//       one tab-separated line per device: node, name, sensing, verdict, reason (or "-"); then "best\t<node>"
+//       (or "best\t-") and, when nothing is usable, "why\t<first line of whyNothingUsable>".
 //   plumometer-discovery-probe monitor [--count N] [--timeout SECONDS] [--source udev|kernel]
 //       prints "ready", then one "added /dev/input/eventN" or "removed /dev/input/eventN" line per hotplug
 //       event; exits 0 after N events, 3 on timeout.
@@ -57,8 +60,27 @@ func monitor(_ arguments: [String]) -> Never {
     exit(0)
 }
 
+func list(_ arguments: [String]) -> Never {
+    let report: DiscoveryReport
+    do {
+        report = try DeviceDiscovery.scan(includeSkipped: arguments.contains("--all"))
+    } catch {
+        fail("\(error)", status: 1)
+    }
+    for device in report.devices {
+        let reason = device.verdict.reason ?? device.classification?.reason ?? "-"
+        emit([device.node, device.name, device.sensing.rawValue, device.verdict.label, reason].joined(separator: "\t"))
+    }
+    emit("best\t" + (report.best?.node ?? "-"))
+    if report.best == nil {
+        emit("why\t" + (report.whyNothingUsable.split(separator: "\n").first.map(String.init) ?? ""))
+    }
+    exit(0)
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
+case "list": list(Array(arguments.dropFirst()))
 case "monitor": monitor(Array(arguments.dropFirst()))
 default: fail("usage: plumometer-discovery-probe list [--all] | monitor [--count N] [--timeout S]")
 }

@@ -1,0 +1,72 @@
+#!/bin/sh
+# Installs plumometer: the binary, the udev rule that lets the seat's user read pressure devices, and the
+# systemd user units. Then reloads udev so the rule applies to devices already plugged in.
+#
+#   scripts/install.sh [--prefix DIR] [--destdir DIR] [--user-units] [--binary FILE] [--dry-run]
+#
+#   --prefix DIR    install the binary as DIR/bin/plumometer (default /usr/local); the units are rewritten to it
+#   --destdir DIR   stage every file under DIR (packaging, tests); udev and systemd are then left alone
+#   --user-units    put the units in ~/.config/systemd/user instead of /etc/systemd/user
+#   --binary FILE   install FILE instead of building `swift build -c release --product plumometer`
+#   --dry-run       print what would be done, change nothing
+#
+# Needs root for the default locations (sudo scripts/install.sh). See docs/permissions.md.
+set -eu
+
+prefix=/usr/local
+destdir=
+user_units=0
+binary=
+dry_run=0
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+usage() { sed -n '5,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prefix) [ $# -ge 2 ] || usage; prefix=$2; shift 2 ;;
+        --destdir) [ $# -ge 2 ] || usage; destdir=$2; shift 2 ;;
+        --user-units) user_units=1; shift ;;
+        --binary) [ $# -ge 2 ] || usage; binary=$2; shift 2 ;;
+        --dry-run) dry_run=1; shift ;;
+        -h|--help) usage ;;
+        *) echo "install.sh: unknown option '$1'" >&2; usage ;;
+    esac
+done
+
+run() {
+    echo "+ $*"
+    [ "$dry_run" = 1 ] || "$@"
+}
+
+bindir="$prefix/bin"
+rulesdir=/etc/udev/rules.d
+if [ "$user_units" = 1 ]; then unitdir="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"; else unitdir=/etc/systemd/user; fi
+
+if [ -z "$binary" ]; then
+    run swift build --package-path "$here" -c release --product plumometer
+    binary="$here/.build/release/plumometer"
+fi
+
+run install -D -m 0755 "$binary" "$destdir$bindir/plumometer"
+run install -D -m 0644 "$here/udev/70-plumometer.rules" "$destdir$rulesdir/70-plumometer.rules"
+for unit in plumometer.service plumometer@.service; do
+    echo "+ sed s|/usr/local/|$prefix/| udev/$unit > $destdir$unitdir/$unit"
+    if [ "$dry_run" = 0 ]; then
+        mkdir -p "$destdir$unitdir"
+        sed "s|/usr/local/|$prefix/|g" "$here/udev/$unit" > "$destdir$unitdir/$unit"
+        chmod 0644 "$destdir$unitdir/$unit"
+    fi
+done
+run install -D -m 0644 "$here/docs/permissions.md" "$destdir$prefix/share/doc/plumometer/permissions.md"
+run install -D -m 0644 "$here/docs/background-service.md" "$destdir$prefix/share/doc/plumometer/background-service.md"
+
+if [ -n "$destdir" ]; then
+    echo "staged under $destdir: not reloading udev or systemd"
+elif command -v udevadm >/dev/null 2>&1; then
+    run udevadm control --reload
+    # "change" re-runs the rules on devices already present, so the ACL appears without a replug.
+    run udevadm trigger --subsystem-match=input --action=change
+else
+    echo "udevadm not found: reboot or replug the device for the rule to apply" >&2
+fi
+echo "next: systemctl --user daemon-reload && systemctl --user enable --now plumometer.service"

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Removes what scripts/install.sh installed, with the same options, and reloads udev.
+#
+#   scripts/uninstall.sh [--prefix DIR] [--destdir DIR] [--user-units] [--dry-run]
+set -eu
+
+prefix=/usr/local
+destdir=
+user_units=0
+dry_run=0
+
+usage() { sed -n '4p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prefix) [ $# -ge 2 ] || usage; prefix=$2; shift 2 ;;
+        --destdir) [ $# -ge 2 ] || usage; destdir=$2; shift 2 ;;
+        --user-units) user_units=1; shift ;;
+        --dry-run) dry_run=1; shift ;;
+        -h|--help) usage ;;
+        *) echo "uninstall.sh: unknown option '$1'" >&2; usage ;;
+    esac
+done
+
+run() {
+    echo "+ $*"
+    [ "$dry_run" = 1 ] || "$@"
+}
+
+if [ "$user_units" = 1 ]; then unitdir="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"; else unitdir=/etc/systemd/user; fi
+
+if [ -z "$destdir" ] && command -v systemctl >/dev/null 2>&1; then
+    echo "note: stop the units first: systemctl --user disable --now plumometer.service 'plumometer@*.service'"
+fi
+run rm -f "$destdir$prefix/bin/plumometer" \
+    "$destdir/etc/udev/rules.d/70-plumometer.rules" \
+    "$destdir$unitdir/plumometer.service" \
+    "$destdir$unitdir/plumometer@.service" \
+    "$destdir$prefix/share/doc/plumometer/permissions.md" \
+    "$destdir$prefix/share/doc/plumometer/background-service.md"
+if [ "$dry_run" = 0 ]; then rmdir "$destdir$prefix/share/doc/plumometer" 2>/dev/null || true; fi
+
+if [ -n "$destdir" ]; then
+    echo "staged under $destdir: not reloading udev"
+elif command -v udevadm >/dev/null 2>&1; then
+    run udevadm control --reload
+    run udevadm trigger --subsystem-match=input --action=change
+fi
