@@ -24,8 +24,11 @@ func calibrateWithThreeCoins(_ sensor: inout SimulatedSensor, minimumRSquared: D
     let masses = try [0.0] + ["us-quarter", "2-euro", "uk-2-pound"].map { try ReferenceWeight.parseMass($0) }
     let points = masses.map { CalibrationPoint(pressure: sensor.resting(grams: $0), grams: $0) }
     return try Calibration.fit(
-        points: points, device: pad, pressureRange: AxisInfo(minimum: 0, maximum: 1023),
-        minimumRSquared: minimumRSquared)
+        points: points,
+        device: pad,
+        pressureRange: AxisInfo(minimum: 0, maximum: 1023),
+        minimumRSquared: minimumRSquared
+    )
 }
 
 /// Weights not used for calibrating, one extrapolated beyond the heaviest calibration coin.

@@ -38,7 +38,11 @@ struct CalibrationTests {
 
     @Test("two distinct points are enough, and repeated pressures are allowed beside them")
     func twoPoints() throws {
-        let calibration = try Calibration.fit(points: [point(10, 0), point(10, 0), point(110, 50)], device: pad, pressureRange: padRange)
+        let calibration = try Calibration.fit(
+            points: [point(10, 0), point(10, 0), point(110, 50)],
+            device: pad,
+            pressureRange: padRange
+        )
         #expect(calibration.slope == 0.5)
         #expect(calibration.intercept == -5)
         #expect(calibration.rSquared == 1)
@@ -125,7 +129,11 @@ struct CalibrationTests {
 
     @Test("a profile is refused on another device or pressure range, accepted after a firmware update")
     func checkApplies() throws {
-        let calibration = try Calibration.fit(points: [point(10, 0), point(110, 50)], device: pad, pressureRange: padRange)
+        let calibration = try Calibration.fit(
+            points: [point(10, 0), point(110, 50)],
+            device: pad,
+            pressureRange: padRange
+        )
         try calibration.checkApplies(to: pad, pressureRange: padRange)
         var updated = pad
         updated.version = 0x200
@@ -163,7 +171,11 @@ struct CalibrationTests {
     @Test("a tracker with a calibration reports grams from it, winning over the resolution; tare subtracts")
     func trackerUsesCalibration() throws {
         let range = AxisInfo(minimum: 0, maximum: 255, resolution: 100)
-        let calibration = try Calibration.fit(points: [point(20, 0), point(120, 50)], device: pad, pressureRange: range)
+        let calibration = try Calibration.fit(
+            points: [point(20, 0), point(120, 50)],
+            device: pad,
+            pressureRange: range
+        )
         var tracker = WeightTracker(pressureRange: range, calibration: calibration)
         #expect(tracker.consume(frame(0, [(1, 70)]))[id: 1]?.grams == 25)
         tracker.tare(contact: 1)

@@ -12,7 +12,8 @@ struct ReferenceWeightTests {
             ("2-euro-cent", 3.06), ("1-euro-cent", 2.30), ("1-yuan", 6.05), ("uk-pound", 8.75), ("uk-2-pound", 12.0),
             ("uk-50p", 8.0), ("uk-20p", 5.0), ("uk-10p", 6.5), ("uk-5p", 3.25), ("uk-1p", 3.56), ("100-yen", 4.8),
             ("500-yen", 7.0), ("10-yen", 4.5), ("1-yen", 1.0), ("loonie", 6.27), ("toonie", 6.92),
-        ])
+        ]
+    )
     func documentedMasses(name: String, grams: Double) throws {
         let weight = try #require(ReferenceWeight.named(name))
         #expect(weight.name == name)
@@ -55,7 +56,8 @@ struct ReferenceWeightTests {
             ("3 x us-cent", 7.5), ("2X5g", 10), ("4 * dime", 9.072), ("2 × 2-euro", 17), (" 5.5 g ", 5.5),
             ("0.25kg", 250), ("500mg", 0.5), ("0", 0), (".5g", 0.5), ("5.g", 5), ("10 grams", 10),
             ("100-yen", 4.8), ("50p", 8), ("2x us-quarter + 1-euro", 18.84), ("10g+5g", 15),
-        ])
+        ]
+    )
     func parse(text: String, grams: Double) throws {
         let parsed = try ReferenceWeight.parseMass(text)
         #expect(abs(parsed - grams) < 1e-9)

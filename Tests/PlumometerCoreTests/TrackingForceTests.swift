@@ -36,9 +36,12 @@ struct TrackingForceTests {
         #expect(reading[id: 4]?.force == 0)
     }
 
-    @Test("zero-width and inverted ranges give force 0, never NaN or infinity", arguments: [
-        AxisInfo(minimum: 0, maximum: 0), AxisInfo(minimum: 255, maximum: 255), AxisInfo(minimum: 10, maximum: 5),
-    ])
+    @Test(
+        "zero-width and inverted ranges give force 0, never NaN or infinity",
+        arguments: [
+            AxisInfo(minimum: 0, maximum: 0), AxisInfo(minimum: 255, maximum: 255), AxisInfo(minimum: 10, maximum: 5),
+        ]
+    )
     func degenerateRange(range: AxisInfo) throws {
         var tracker = WeightTracker(pressureRange: range)
         let reading = tracker.consume(frame(0, [(1, 255), (2, 7)]))
