@@ -63,7 +63,9 @@ struct TrackingContactTests {
     func duplicateIDs() throws {
         var tracker = WeightTracker(pressureRange: range1000)
         let frameWithDuplicate = ContactFrame(
-            time: at(0), contacts: [ContactSample(id: 5, pressure: 100), ContactSample(id: 5, pressure: 900)])
+            time: at(0),
+            contacts: [ContactSample(id: 5, pressure: 100), ContactSample(id: 5, pressure: 900)]
+        )
         let reading = tracker.consume(frameWithDuplicate)
         #expect(reading.contacts.count == 1)
         #expect(reading[id: 5]?.pressure == 100)

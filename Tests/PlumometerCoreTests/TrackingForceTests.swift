@@ -36,9 +36,12 @@ struct TrackingForceTests {
         #expect(reading[id: 4]?.force == 0)
     }
 
-    @Test("zero-width and inverted ranges give force 0, never NaN or infinity", arguments: [
-        AxisInfo(minimum: 0, maximum: 0), AxisInfo(minimum: 255, maximum: 255), AxisInfo(minimum: 10, maximum: 5),
-    ])
+    @Test(
+        "zero-width and inverted ranges give force 0, never NaN or infinity",
+        arguments: [
+            AxisInfo(minimum: 0, maximum: 0), AxisInfo(minimum: 255, maximum: 255), AxisInfo(minimum: 10, maximum: 5),
+        ]
+    )
     func degenerateRange(range: AxisInfo) throws {
         var tracker = WeightTracker(pressureRange: range)
         let reading = tracker.consume(frame(0, [(1, 255), (2, 7)]))
@@ -95,6 +98,25 @@ struct TrackingForceTests {
         var without = WeightTracker(pressureRange: range1000)
         #expect(!without.knowsGrams)
         #expect(without.consume(frame(0, [(1, 400)]))[id: 1]?.grams == nil)
+    }
+
+    @Test("grams(pressure:tare:) clamps into the declared range like force does")
+    func gramsClamped() throws {
+        let tracker = WeightTracker(pressureRange: AxisInfo(minimum: 0, maximum: 1000, resolution: 10))
+        #expect(tracker.grams(pressure: 1500) == 100)
+        #expect(tracker.grams(pressure: -50) == 0)
+        #expect(tracker.grams(pressure: 500, tare: 200) == 30)
+        #expect(tracker.normalisedForce(pressure: 250) == 0.25)
+    }
+
+    @Test("the saturation threshold is configurable")
+    func saturationThreshold() throws {
+        var configuration = TrackerConfiguration()
+        configuration.saturationThreshold = 0.5
+        var tracker = WeightTracker(pressureRange: range1000, configuration: configuration)
+        let reading = tracker.consume(frame(0, [(1, 499), (2, 500)]))
+        #expect(reading[id: 1]?.saturated == false)
+        #expect(reading[id: 2]?.saturated == true)
     }
 
     @Test("position and slot are passed through")

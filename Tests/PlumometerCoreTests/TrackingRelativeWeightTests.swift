@@ -71,7 +71,10 @@ struct TrackingRelativeWeightTests {
     func marginConfigurable() throws {
         var configuration = TrackerConfiguration()
         configuration.heaviestMargin = 0.1
-        var tracker = WeightTracker(pressureRange: AxisInfo(minimum: -1000, maximum: 1000), configuration: configuration)
+        var tracker = WeightTracker(
+            pressureRange: AxisInfo(minimum: -1000, maximum: 1000),
+            configuration: configuration
+        )
         _ = tracker.consume(frame(0, [(1, 0), (2, -100)]))
         #expect(tracker.consume(frame(0.1, [(1, 0), (2, 150)])).heaviest?.id == 1)  // 150 < 200 units lead
         #expect(tracker.consume(frame(0.2, [(1, 0), (2, 250)])).heaviest?.id == 2)

@@ -15,7 +15,10 @@ struct TrackingSmoothingTests {
     func exponential() throws {
         var configuration = TrackerConfiguration()
         configuration.smoothing = .exponential(alpha: 0.5)
-        var tracker = WeightTracker(pressureRange: AxisInfo(minimum: 0, maximum: 1000, resolution: 10), configuration: configuration)
+        var tracker = WeightTracker(
+            pressureRange: AxisInfo(minimum: 0, maximum: 1000, resolution: 10),
+            configuration: configuration
+        )
         _ = tracker.consume(frame(0, [(1, 0)]))
         var reading = tracker.consume(frame(0.01, [(1, 1000)]))
         #expect(reading[id: 1]?.force == 0.5)

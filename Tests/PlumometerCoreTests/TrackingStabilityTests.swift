@@ -44,6 +44,18 @@ struct TrackingStabilityTests {
         #expect(tracker.consume(frame(0.6, [(1, 5021)]))[id: 1]?.stable == false)
     }
 
+    @Test("with a calibration, the grams tolerance goes through its slope")
+    func calibrationTolerance() throws {
+        let identity = DeviceIdentity(bus: 3, vendor: 1, product: 2, version: 0, name: "Pad")
+        let points = [CalibrationPoint(pressure: 100, grams: 0), CalibrationPoint(pressure: 600, grams: 50)]
+        let calibration = try Calibration.fit(points: points, device: identity, pressureRange: range1000)
+        var tracker = WeightTracker(pressureRange: range1000, calibration: calibration)  // 0.1 g per unit: 2 g = 20
+        _ = tracker.consume(frame(0, [(1, 400)]))
+        _ = tracker.consume(frame(0.2, [(1, 380)]))
+        #expect(tracker.tick(now: at(0.5))?[id: 1]?.stable == true)
+        #expect(tracker.consume(frame(0.6, [(1, 379)]))[id: 1]?.stable == false)
+    }
+
     @Test("only the contacts whose stability changed matter; others keep theirs")
     func independentContacts() throws {
         var tracker = WeightTracker(pressureRange: range1000)

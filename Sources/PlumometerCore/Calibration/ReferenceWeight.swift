@@ -27,24 +27,65 @@ public struct ReferenceWeight: Sendable, Hashable {
         .init(name: "us-dime", aliases: ["dime"], grams: 2.268, summary: "US dime (2.268 g)"),
         .init(name: "us-quarter", aliases: ["quarter"], grams: 5.670, summary: "US quarter (5.670 g)"),
         .init(
-            name: "us-half-dollar", aliases: ["half-dollar"], grams: 11.340,
-            summary: "US half dollar (11.340 g)"),
+            name: "us-half-dollar",
+            aliases: ["half-dollar"],
+            grams: 11.340,
+            summary: "US half dollar (11.340 g)"
+        ),
         .init(
-            name: "us-dollar-coin", aliases: ["us-dollar", "dollar-coin"], grams: 8.1,
-            summary: "US dollar coin, golden (8.1 g)"),
+            name: "us-dollar-coin",
+            aliases: ["us-dollar", "dollar-coin"],
+            grams: 8.1,
+            summary: "US dollar coin, golden (8.1 g)"
+        ),
         // Euro coins, common sides (European Central Bank).
         .init(name: "1-euro", aliases: ["euro", "1-eur"], grams: 7.50, summary: "1 euro (7.50 g)"),
         .init(name: "2-euro", aliases: ["2-eur"], grams: 8.50, summary: "2 euro (8.50 g)"),
-        .init(name: "50-euro-cent", aliases: ["50-eurocent", "50-cent-euro"], grams: 7.80, summary: "50 euro cent (7.80 g)"),
-        .init(name: "20-euro-cent", aliases: ["20-eurocent", "20-cent-euro"], grams: 5.74, summary: "20 euro cent (5.74 g)"),
-        .init(name: "10-euro-cent", aliases: ["10-eurocent", "10-cent-euro"], grams: 4.10, summary: "10 euro cent (4.10 g)"),
-        .init(name: "5-euro-cent", aliases: ["5-eurocent", "5-cent-euro"], grams: 3.92, summary: "5 euro cent (3.92 g)"),
-        .init(name: "2-euro-cent", aliases: ["2-eurocent", "2-cent-euro"], grams: 3.06, summary: "2 euro cent (3.06 g)"),
-        .init(name: "1-euro-cent", aliases: ["1-eurocent", "1-cent-euro"], grams: 2.30, summary: "1 euro cent (2.30 g)"),
+        .init(
+            name: "50-euro-cent",
+            aliases: ["50-eurocent", "50-cent-euro"],
+            grams: 7.80,
+            summary: "50 euro cent (7.80 g)"
+        ),
+        .init(
+            name: "20-euro-cent",
+            aliases: ["20-eurocent", "20-cent-euro"],
+            grams: 5.74,
+            summary: "20 euro cent (5.74 g)"
+        ),
+        .init(
+            name: "10-euro-cent",
+            aliases: ["10-eurocent", "10-cent-euro"],
+            grams: 4.10,
+            summary: "10 euro cent (4.10 g)"
+        ),
+        .init(
+            name: "5-euro-cent",
+            aliases: ["5-eurocent", "5-cent-euro"],
+            grams: 3.92,
+            summary: "5 euro cent (3.92 g)"
+        ),
+        .init(
+            name: "2-euro-cent",
+            aliases: ["2-eurocent", "2-cent-euro"],
+            grams: 3.06,
+            summary: "2 euro cent (3.06 g)"
+        ),
+        .init(
+            name: "1-euro-cent",
+            aliases: ["1-eurocent", "1-cent-euro"],
+            grams: 2.30,
+            summary: "1 euro cent (2.30 g)"
+        ),
         // People's Bank of China, 1999 series.
         .init(name: "1-yuan", aliases: ["yuan", "1-cny", "1-rmb"], grams: 6.05, summary: "1 yuan (6.05 g)"),
         // The Royal Mint, current coins.
-        .init(name: "uk-pound", aliases: ["1-pound", "pound", "uk-1-pound"], grams: 8.75, summary: "UK 1 pound (8.75 g)"),
+        .init(
+            name: "uk-pound",
+            aliases: ["1-pound", "pound", "uk-1-pound"],
+            grams: 8.75,
+            summary: "UK 1 pound (8.75 g)"
+        ),
         .init(name: "uk-2-pound", aliases: ["2-pound", "uk-2-pounds"], grams: 12.0, summary: "UK 2 pounds (12.0 g)"),
         .init(name: "uk-50p", aliases: ["50p"], grams: 8.0, summary: "UK 50 pence (8.0 g)"),
         .init(name: "uk-20p", aliases: ["20p"], grams: 5.0, summary: "UK 20 pence (5.0 g)"),
@@ -60,8 +101,18 @@ public struct ReferenceWeight: Sendable, Hashable {
         .init(name: "5-yen", aliases: ["5-jpy"], grams: 3.75, summary: "5 yen (3.75 g)"),
         .init(name: "1-yen", aliases: ["1-jpy"], grams: 1.0, summary: "1 yen (1.0 g)"),
         // Royal Canadian Mint.
-        .init(name: "loonie", aliases: ["ca-dollar", "canadian-dollar", "1-cad"], grams: 6.27, summary: "Canadian loonie, 1 dollar (6.27 g)"),
-        .init(name: "toonie", aliases: ["ca-2-dollar", "canadian-2-dollar", "2-cad"], grams: 6.92, summary: "Canadian toonie, 2 dollars (6.92 g)"),
+        .init(
+            name: "loonie",
+            aliases: ["ca-dollar", "canadian-dollar", "1-cad"],
+            grams: 6.27,
+            summary: "Canadian loonie, 1 dollar (6.27 g)"
+        ),
+        .init(
+            name: "toonie",
+            aliases: ["ca-2-dollar", "canadian-2-dollar", "2-cad"],
+            grams: 6.92,
+            summary: "Canadian toonie, 2 dollars (6.92 g)"
+        ),
     ]
 
     /// The reference weight with this name or alias.
@@ -202,7 +253,9 @@ public enum ReferenceWeightError: Error, CustomStringConvertible, Sendable, Hash
         case .invalidCount(let text):
             return "\"\(text)\" has a count that is not a whole number from 1 up; write for example \"3x us-cent\"."
         case .unknownName(let text, let suggestions):
-            let hint = suggestions.isEmpty ? "" : " Did you mean " + suggestions.map { "\"\($0)\"" }.joined(separator: ", ") + "?"
+            let hint =
+                suggestions.isEmpty
+                ? "" : " Did you mean " + suggestions.map { "\"\($0)\"" }.joined(separator: ", ") + "?"
             return "\"\(text)\" is neither grams (like \"10g\") nor a known coin.\(hint)"
         }
     }

@@ -54,7 +54,8 @@ public struct WeightTracker: Sendable {
     ///   - pressureRange: the pressure axis' `input_absinfo` (its resolution, if non-zero, is units per gram).
     ///   - configuration: hysteresis, stability, saturation and smoothing rules.
     ///   - calibration: an optional fit of grams against pressure.
-    public init(pressureRange: AxisInfo, configuration: TrackerConfiguration = .init(), calibration: Calibration? = nil) {
+    public init(pressureRange: AxisInfo, configuration: TrackerConfiguration = .init(), calibration: Calibration? = nil)
+    {
         self.pressureRange = pressureRange
         self.configuration = configuration
         self.calibration = calibration
@@ -199,7 +200,11 @@ public struct WeightTracker: Sendable {
             anchorTime: time
         )
         contact.smoothedPressure = contact.filter.update(
-            Double(contact.rawPressure), at: time, smoothing: configuration.smoothing, fullScale: pressureRange.span)
+            Double(contact.rawPressure),
+            at: time,
+            smoothing: configuration.smoothing,
+            fullScale: pressureRange.span
+        )
         contact.anchorPressure = clampedPressure(contact.smoothedPressure)
         contact.stable = isStable(anchoredAt: time, at: time)
         return contact
@@ -207,7 +212,11 @@ public struct WeightTracker: Sendable {
 
     private func advance(_ contact: inout TrackedContact, at time: EventTime) {
         contact.smoothedPressure = contact.filter.update(
-            Double(contact.rawPressure), at: time, smoothing: configuration.smoothing, fullScale: pressureRange.span)
+            Double(contact.rawPressure),
+            at: time,
+            smoothing: configuration.smoothing,
+            fullScale: pressureRange.span
+        )
         let value = clampedPressure(contact.smoothedPressure)
         if Swift.abs(value - contact.anchorPressure) > stabilityTolerancePressure || time < contact.anchorTime {
             contact.anchorPressure = value
@@ -331,7 +340,8 @@ private struct TrackedContact: Sendable {
     var anchorTime: EventTime
     var stable = false
 
-    init(order: Int, slot: Int?, x: Int32?, y: Int32?, rawPressure: Int32, tarePressure: Double?, anchorTime: EventTime) {
+    init(order: Int, slot: Int?, x: Int32?, y: Int32?, rawPressure: Int32, tarePressure: Double?, anchorTime: EventTime)
+    {
         self.order = order
         self.slot = slot
         self.x = x
