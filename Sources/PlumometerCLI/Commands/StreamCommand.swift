@@ -79,7 +79,7 @@ enum DeviceTarget {
     /// Whether a device that just appeared is the one to read: the same identity as before, or in auto mode
     /// (and for a name) any suitable device.
     func accepts(_ candidate: DiscoveredDevice, previous: DeviceIdentity?) -> Bool {
-        guard candidate.verdict.isUsable, let identity = candidate.description?.identity else { return false }
+        guard candidate.isUsable, let identity = candidate.description?.identity else { return false }
         if let previous, identity == previous { return true }
         switch self {
         case .path(let path): return candidate.node == path

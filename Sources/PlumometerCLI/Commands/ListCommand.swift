@@ -1,0 +1,71 @@
+import PlumometerCore
+import PlumometerLinux
+
+/// `plumometer list`: every candidate device, how it senses pressure, and why any is not usable.
+enum ListCommand {
+    static func run(_ arguments: ParsedArguments) throws {
+        let report: DiscoveryReport
+        do throws(UdevError) {
+            report = try DeviceDiscovery.scan(includeSkipped: arguments.has("all"))
+        } catch {
+            throw CLIError.runtime("cannot list input devices: \(error)")
+        }
+        let devices = report.ranked + report.devices.filter { !$0.isUsable }
+        let sink = OutputSink.standardOutput()
+        if arguments.value("format") == "json" {
+            try sink.write("[" + devices.map(json).joined(separator: ",") + "]\n")
+        } else {
+            try sink.write(devices.map(text).joined())
+            if devices.isEmpty { try sink.write("no input devices with a pressure axis were found\n") }
+        }
+        if report.best == nil {
+            Diagnostics.note(report.whyNothingUsable)
+        } else if let best = report.best {
+            Diagnostics.note("best: \(best.node) (\(best.name)); 'plumometer' reads it by default")
+        }
+    }
+
+    /// One block per device, like `libinput list-devices`.
+    static func text(_ device: DiscoveredDevice) -> String {
+        var lines = ["\(device.node)  \(device.name)"]
+        if let identity = device.identity { lines.append("  id:        \(identity.idString)") }
+        if !device.kinds.isEmpty { lines.append("  kind:      " + device.kinds.map(\.rawValue).joined(separator: ", ")) }
+        if let description = device.description {
+            if let slots = description.reportedSlots { lines.append("  slots:     \(slots)") }
+            if let axis = description.pressureAxis, let range = description.axes[axis] {
+                lines.append("  pressure:  \(axis.name) \(range.minimum)..\(range.maximum), resolution \(range.resolution)")
+            }
+        }
+        lines.append("  sensing:   " + device.sensing.rawValue)
+        if let classification = device.classification { lines.append("             " + classification.reason) }
+        var verdict = "  verdict:   " + device.verdict.label
+        if let reason = device.verdict.reason, device.classification?.reason != reason { verdict += ": " + reason }
+        lines.append(verdict)
+        return lines.joined(separator: "\n") + "\n\n"
+    }
+
+    static func json(_ device: DiscoveredDevice) -> String {
+        var fields = [
+            "\"node\":" + JSONText.string(device.node),
+            "\"name\":" + JSONText.string(device.name),
+            "\"id\":" + JSONText.optional(device.identity?.idString, JSONText.string),
+            "\"kinds\":[" + device.kinds.map { JSONText.string($0.rawValue) }.joined(separator: ",") + "]",
+        ]
+        let description = device.description
+        fields.append("\"slots\":" + JSONText.optional(description?.reportedSlots) { String($0) })
+        if let description, let axis = description.pressureAxis, let range = description.axes[axis] {
+            fields.append(
+                "\"pressure\":{\"axis\":" + JSONText.string(axis.name)
+                    + ",\"min\":\(range.minimum),\"max\":\(range.maximum),\"resolution\":\(range.resolution)}"
+            )
+        } else {
+            fields.append("\"pressure\":null")
+        }
+        fields.append("\"sensing\":" + JSONText.string(device.sensing.rawValue))
+        fields.append("\"force_sensor\":" + JSONText.optional(device.classification?.isForceSensor) { $0 ? "true" : "false" })
+        fields.append("\"usable\":" + (device.isUsable ? "true" : "false"))
+        fields.append("\"verdict\":" + JSONText.string(device.verdict.label))
+        fields.append("\"reason\":" + JSONText.optional(device.verdict.reason ?? device.classification?.reason, JSONText.string))
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+}
