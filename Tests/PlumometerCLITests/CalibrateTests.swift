@@ -65,16 +65,18 @@ import Testing
     }
 
     @Test func guidedCalibrationFromARecording() throws {
-        // The grams pad recording rests at ~150 (carrier), then settles at ~420: carrier plus one reference.
+        // The recording holds a carrier at ~150 still for a second, then ~420 and ~690 as 270 g are added twice.
+        let recording = CLI.fixture("grams-pad.calibration.evemu")
         let result = try CLI.run(
-            ["calibrate", "--replay", gramsPad, "--reference", "270g", "--no-save", "--format", "json"]
+            ["calibrate", "--replay", recording, "--reference", "270g", "--reference", "270g", "--no-save", "--format", "json"]
         )
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("Step 1/2"))
-        #expect(result.stderr.contains("captured"))
+        #expect(result.stderr.contains("Step 1/3"))
+        #expect(result.stderr.contains("Step 3/3"))
         let summary = try #require(try CLI.jsonObjects(result).first)
         let points = summary.objects("points")
-        #expect(points.count == 2)
-        #expect(points.last?.number("grams") == 270)
+        #expect(points.map { $0.number("grams") } == [0, 270, 540])
+        #expect(abs((summary.number("slope") ?? 0) - 1) < 0.01, "the pad reports one unit per gram")
+        #expect(summary.string("grade") == "good")
     }
 }

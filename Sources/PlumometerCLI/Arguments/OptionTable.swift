@@ -187,6 +187,8 @@ func parse(_ arguments: [String], as spec: CommandSpec) throws(UsageError) -> Pa
         }
         result.add(option.name, value: value)
     }
+    // `COMMAND --help` is always valid, whatever else is missing.
+    if result.has("help") { return result }
     let required = spec.positionals.filter(\.required).count
     if result.positionals.count < required {
         let missing = spec.positionals.filter(\.required)[result.positionals.count]

@@ -61,8 +61,11 @@ final class ReadingPipeline {
         if let reading = tracker.tick(now: now) {
             try emit(reading)
         }
-        if let pending, let lastWritten, now.microseconds - lastWritten.microseconds >= settings.interval {
+        if var pending, let lastWritten, now.microseconds - lastWritten.microseconds >= settings.interval {
+            // Nothing changed since the held-back frame, so it is the state at `now`: stamped so, the written
+            // readings are at least an interval apart in kernel time too.
             self.pending = nil
+            pending.time = Swift.max(pending.time, now)
             try write(pending)
         }
     }
