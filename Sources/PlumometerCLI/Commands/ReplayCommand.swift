@@ -45,6 +45,7 @@ enum ReplaySession {
         let calibration = try ProfileStore.calibration(for: description, explicitPath: settings.profilePath)
         var decoder = ContactDecoder(device: description)
         let driver = try Driver()
+        driver.stopWhenOutputCloses()
         var first: RawEvent?
         do throws(RecordingError) {
             first = try events.next()

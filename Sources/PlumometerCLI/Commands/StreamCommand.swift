@@ -10,6 +10,7 @@ enum StreamCommand {
         defer { live?.restoreTerminal() }
         let target = DeviceTarget(arguments.value("device"))
         let driver = try Driver()
+        driver.stopWhenOutputCloses()
         let session = StreamSession(
             target: target, grab: arguments.has("grab"), settings: settings, output: output, driver: driver
         )

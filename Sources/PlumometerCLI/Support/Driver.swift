@@ -34,6 +34,17 @@ final class Driver {
 
     func unwatch(_ token: Int) { loop.unwatch(token) }
 
+    /// Ends the run as soon as the reader of standard output goes away (`plumometer | head -1`), not only at the
+    /// next write, which for a device at rest may never come. Only pipes and sockets are watched: a file or a
+    /// terminal is always "ready", and watching it would spin.
+    func stopWhenOutputCloses() {
+        let output = OutputSink(fileDescriptor: STDOUT_FILENO)
+        guard output.isPipe else { return }
+        watch(STDOUT_FILENO) {
+            if output.readerHasGone { throw OutputClosed() }
+        }
+    }
+
     /// Ends the run normally.
     func finish() { loop.stop() }
 

@@ -20,6 +20,21 @@ final class OutputSink {
         return OutputSink(fileDescriptor: STDOUT_FILENO)
     }
 
+    /// Whether the descriptor is a pipe or socket, whose reader can go away while we wait for input.
+    var isPipe: Bool {
+        var status = stat()
+        guard fstat(fileDescriptor, &status) == 0 else { return false }
+        let type = status.st_mode & S_IFMT
+        return type == S_IFIFO || type == S_IFSOCK
+    }
+
+    /// Whether the reader of a pipe has gone away (`POLLERR`/`POLLHUP` on the write end), without writing.
+    var readerHasGone: Bool {
+        var entry = pollfd(fd: fileDescriptor, events: 0, revents: 0)
+        guard poll(&entry, 1, 0) == 1 else { return false }
+        return entry.revents & Int16(POLLERR | POLLHUP) != 0
+    }
+
     /// Writes `text` completely, retrying short writes and `EINTR`.
     /// - Throws: ``OutputClosed`` when the reader is gone (`EPIPE`), ``CLIError`` for other write failures.
     func write(_ text: String) throws {
