@@ -1,0 +1,94 @@
+import Foundation
+import PlumometerCore
+import PlumometerRecording
+import PlumometerTestSupport
+import Testing
+
+/// `plumometer stream` on emulated devices: real libevdev under umockdev, the built binary, a real SIGTERM.
+@Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"))
+struct StreamTests {
+    /// Runs `plumometer ARGS` against `deviceFile` (+ `eventsFile`) under umockdev for `seconds`, then SIGTERM.
+    static func stream(
+        device deviceFile: String,
+        events eventsFile: String?,
+        slotValues: [[AbsoluteAxis: Int32]] = [],
+        node: String = "/dev/input/event7",
+        seconds: Double = 1.5,
+        arguments: [String] = ["-f", "jsonl"]
+    ) throws -> ProcessResult {
+        let directory = try Umockdev.temporaryDirectory("stream")
+        let descriptionText = try String(contentsOf: Fixtures.projectFixtures.appendingPathComponent("Devices/" + deviceFile), encoding: .utf8)
+        let description = try RecordingReader.readDescription(text: descriptionText, fileName: deviceFile)
+        let device = UmockdevDevice(
+            description: description, node: node,
+            udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1"], slotValues: slotValues
+        )
+        let files = try device.write(to: directory)
+        var events: URL?
+        if let eventsFile {
+            let text = try String(contentsOf: Fixtures.projectFixtures.appendingPathComponent("Events/" + eventsFile), encoding: .utf8)
+            let url = directory.appendingPathComponent("events.evemu")
+            try Umockdev.eventsOnly(text).write(to: url, atomically: true, encoding: .utf8)
+            events = url
+        }
+        // `timeout --preserve-status` delivers a real SIGTERM and passes on plumometer's own exit status.
+        return try ProcessRunner.run(
+            try #require(Umockdev.runner).path,
+            files.arguments(events: events)
+                + ["--", "timeout", "--preserve-status", "-s", "TERM", String(seconds), try CLI.binary, "--device", node]
+                + arguments,
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
+            timeout: 30
+        )
+    }
+
+    @Test func contactsFromALiveDeviceAndACleanStopOnSIGTERM() throws {
+        let result = try Self.stream(device: "apple-magic-trackpad-2-usb.desc", events: "multitouch-contacts.events")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("\n"))
+        let records = try CLI.jsonObjects(result)
+        let device = try #require(records.first)
+        #expect(device.string("type") == "device")
+        #expect(device.string("device") == "/dev/input/event7")
+        #expect(device.bool("force_sensor") == true)
+        #expect(device.int("slots") == 16)
+        let frames = records.filter { $0.string("type") == "frame" }
+        let first = try #require(frames.first?.objects("contacts"))
+        #expect(first.map { $0.int("id") } == [100, 101])
+        #expect(first.first { $0.int("id") == 101 }?.bool("heaviest") == true, "60 outweighs 30")
+        let ids = Set(frames.flatMap { $0.objects("contacts").compactMap { $0.int("id") } })
+        #expect(ids.isSuperset(of: [100, 101, 102]), "a re-touch in the same slot is a new contact")
+        #expect(frames.last?.objects("contacts").isEmpty == true, "everything lifted")
+        #expect(frames.map { $0.int("seq") ?? 0 } == Array(1...frames.count))
+    }
+
+    @Test func anObjectAlreadyRestingWhenOpenedIsReported() throws {
+        let result = try Self.stream(
+            device: "apple-silicon-internal-trackpad.desc", events: "resting-contact.events",
+            slotValues: [[.mtTrackingID: 5, .mtPositionX: 100, .mtPositionY: 200, .mtPressure: 40]]
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        let frames = try CLI.jsonObjects(result).filter { $0.string("type") == "frame" }
+        let opening = try #require(frames.first)
+        #expect(opening.bool("resync") == true, "the state found at open")
+        #expect(opening.objects("contacts").first?.int("id") == 5)
+        #expect(opening.objects("contacts").first?.number("grams") == 40, "resolution 1: grams")
+        #expect(frames.dropFirst().first?.objects("contacts").first?.int("pressure") == 55)
+    }
+
+    @Test func aKeyboardIsRefusedWithAReason() throws {
+        let result = try Self.stream(device: "keyboard.desc", events: nil, seconds: 5)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("has no pressure axis"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func textFormatOnALiveDevice() throws {
+        let result = try Self.stream(
+            device: "apple-magic-trackpad-2-usb.desc", events: "multitouch-contacts.events", arguments: ["-f", "text"]
+        )
+        #expect(result.status == 0)
+        #expect(result.stdoutLines.first?.hasPrefix("# /dev/input/event7: ") == true)
+        #expect(result.stdout.contains("*heaviest*"))
+    }
+}
