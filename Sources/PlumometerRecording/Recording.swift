@@ -69,6 +69,7 @@ public struct RecordedDevice: Sendable {
 public struct EventSource: Sendable {
     enum Backend: Sendable {
         case evemu(EvemuEventScanner)
+        case libinput(LibinputEventScanner)
         case array([RawEvent], Int)
         case finished
     }
@@ -97,6 +98,12 @@ public struct EventSource: Sendable {
                 guard let (event, number) = try scanner.next() else { return nil }
                 line = number
                 backend = .evemu(scanner)
+                return event
+            case .libinput(var scanner):
+                backend = .finished
+                guard let (event, number) = try scanner.next() else { return nil }
+                line = number
+                backend = .libinput(scanner)
                 return event
             case .array(let events, let index):
                 guard index < events.count else {

@@ -21,7 +21,7 @@ public enum RecordingReader {
     public static func read(bytes: [UInt8], fileName: String) throws(RecordingError) -> Recording {
         switch detectFormat(bytes) {
         case .evemu: return try readEvemu(bytes: bytes, fileName: fileName)
-        case .libinputRecord: return try readEvemu(bytes: bytes, fileName: fileName)
+        case .libinputRecord: return try readLibinputRecord(bytes: bytes, fileName: fileName)
         }
     }
 
