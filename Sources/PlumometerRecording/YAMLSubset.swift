@@ -244,7 +244,7 @@ struct YAMLParser {
             firstLines[key] = line.number
             var valueStart = colon + 1
             while valueStart < line.content.upperBound, bytes[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
-            let value: YAMLNode
+            var value: YAMLNode
             if valueStart < line.content.upperBound {
                 value = try parseInlineValue(
                     YAMLLine(number: line.number, indent: indent, content: valueStart..<line.content.upperBound)
@@ -261,6 +261,8 @@ struct YAMLParser {
             } else {
                 value = YAMLNode(value: .null, line: line.number)
             }
+            // Errors about a value name the line of its key: that is where a reader looks for it.
+            value.line = line.number
             entries.append((key, value))
         }
         return YAMLNode(value: .mapping(entries), line: startLine)
@@ -314,20 +316,24 @@ struct YAMLParser {
             let quoted = first == UInt8(ascii: "\"") || first == UInt8(ascii: "'")
             return YAMLNode(value: .scalar(text, quoted: quoted), line: line.number)
         }
-        // Gather the text of the collection, line by line, until the brackets balance.
+        // Gather the text of the collection, line by line, until the brackets balance. The depth is updated
+        // with each new line only, so a long multi-line list (a HID report descriptor) stays linear.
         var text = Array(bytes[line.content])
-        var depth = bracketDepth(text)
-        while depth > 0 {
+        var state = BracketState()
+        state.scan(text)
+        while state.depth > 0 {
             guard let next = try peek() else {
                 throw fail(line.number, "unclosed '\(Character(Unicode.Scalar(first)))': the file ends inside it")
             }
-            if next.indent <= line.indent && !(bytes[next.content.lowerBound] == UInt8(ascii: "]") || bytes[next.content.lowerBound] == UInt8(ascii: "}")) {
+            let opener = bytes[next.content.lowerBound]
+            if next.indent <= line.indent, opener != UInt8(ascii: "]"), opener != UInt8(ascii: "}") {
                 throw fail(line.number, "unclosed '\(Character(Unicode.Scalar(first)))' before line \(next.number)")
             }
             take()
             text.append(UInt8(ascii: " "))
-            text.append(contentsOf: bytes[next.content])
-            depth = bracketDepth(text)
+            let chunk = bytes[next.content]
+            text.append(contentsOf: chunk)
+            state.scan(chunk)
         }
         var flow = FlowParser(bytes: text, line: line.number, fileName: fileName)
         let node = try flow.parseValue()
@@ -336,28 +342,6 @@ struct YAMLParser {
             throw fail(line.number, "unexpected text '\(text.quoted(flow.index..<text.count))' after a closed '\(Character(Unicode.Scalar(first)))'")
         }
         return node
-    }
-
-    /// The nesting depth at the end of `text` (brackets inside quotes do not count); negative means too many closes.
-    private func bracketDepth(_ text: [UInt8]) -> Int {
-        var depth = 0
-        var quote: UInt8?
-        var index = 0
-        while index < text.count {
-            let byte = text[index]
-            if let open = quote {
-                if byte == UInt8(ascii: "\\"), open == UInt8(ascii: "\"") { index += 1 } else if byte == open { quote = nil }
-            } else {
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = byte
-                case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
-                case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-                default: break
-                }
-            }
-            index += 1
-        }
-        return depth
     }
 
     /// A plain or quoted scalar occupying all of `range`.
@@ -373,6 +357,34 @@ struct YAMLParser {
             return text
         }
         return bytes.text(range)
+    }
+}
+
+/// Bracket nesting of flow text fed in pieces (brackets inside quotes do not count).
+struct BracketState {
+    var depth = 0
+    var quote: UInt8?
+    var escaped = false
+
+    mutating func scan<C: Collection>(_ text: C) where C.Element == UInt8 {
+        for byte in text {
+            if let open = quote {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\"), open == UInt8(ascii: "\"") {
+                    escaped = true
+                } else if byte == open {
+                    quote = nil
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = byte
+            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
     }
 }
 
