@@ -44,8 +44,10 @@ public enum EvemuWriter {
             lines.append("# Properties: " + description.properties.sorted().map(\.name).joined(separator: " "))
         }
         lines.append("N: \(name)")
-        lines.append("I: \(hex(identity.bus, width: 4)) \(hex(identity.vendor, width: 4)) "
-                     + "\(hex(identity.product, width: 4)) \(hex(identity.version, width: 4))")
+        lines.append(
+            "I: \(hex(identity.bus, width: 4)) \(hex(identity.vendor, width: 4)) "
+                + "\(hex(identity.product, width: 4)) \(hex(identity.version, width: 4))"
+        )
 
         var properties = [UInt8](repeating: 0, count: 8)
         for property in description.properties where property.rawValue < 64 {

@@ -22,7 +22,10 @@ extension RecordingReader {
         let versionNode = try reader.required(document, "version", in: "the top level")
         let version = try reader.integer(versionNode, "version", bounds: 0...Int64(Int32.max))
         guard version == 1 else {
-            throw reader.fail(versionNode.line, "libinput record file format version \(version) is not supported (only 1)")
+            throw reader.fail(
+                versionNode.line,
+                "libinput record file format version \(version) is not supported (only 1)"
+            )
         }
         let devicesNode = try reader.required(document, "devices", in: "the top level")
         guard case .sequence(let deviceNodes) = devicesNode.value, !deviceNodes.isEmpty else {
@@ -69,11 +72,17 @@ struct LibinputRecordInterpreter {
         switch NumberParser.decimal(bytes, 0..<bytes.count, bounds: bounds) {
         case .value(let value): return value
         case .notANumber: throw fail(node.line, "\(what) must be an integer, found '\(text)'")
-        case .outOfRange: throw fail(node.line, "\(what) \(text) is outside \(bounds.lowerBound)...\(bounds.upperBound)")
+        case .outOfRange:
+            throw fail(node.line, "\(what) \(text) is outside \(bounds.lowerBound)...\(bounds.upperBound)")
         }
     }
 
-    func integers(_ node: YAMLNode, _ what: String, count: Int?, bounds: ClosedRange<Int64>) throws(RecordingError) -> [Int64] {
+    func integers(
+        _ node: YAMLNode,
+        _ what: String,
+        count: Int?,
+        bounds: ClosedRange<Int64>
+    ) throws(RecordingError) -> [Int64] {
         guard case .sequence(let items) = node.value else {
             throw fail(node.line, "\(what) must be a list, found \(node.kind)")
         }
@@ -87,7 +96,10 @@ struct LibinputRecordInterpreter {
 
     func device(_ node: YAMLNode, bytes: [UInt8]) throws(RecordingError) -> RecordedDevice {
         guard case .mapping = node.value else {
-            throw fail(node.line, "each entry of 'devices' must be a mapping with 'evdev' and 'events', found \(node.kind)")
+            throw fail(
+                node.line,
+                "each entry of 'devices' must be a mapping with 'evdev' and 'events', found \(node.kind)"
+            )
         }
         var nodePath: String?
         if let nodeValue = node["node"] {
@@ -104,8 +116,12 @@ struct LibinputRecordInterpreter {
         guard case .scalar(let name, _) = nameNode.value else {
             throw fail(nameNode.line, "'name' must be a string, found \(nameNode.kind)")
         }
-        let ids = try integers(try required(evdev, "id", in: "'evdev'"), "'id' ([bustype, vendor, product, version])",
-                               count: 4, bounds: 0...0xffff)
+        let ids = try integers(
+            try required(evdev, "id", in: "'evdev'"),
+            "'id' ([bustype, vendor, product, version])",
+            count: 4,
+            bounds: 0...0xffff
+        )
 
         let codesNode = try required(evdev, "codes", in: "'evdev'")
         guard case .mapping(let codeEntries) = codesNode.value else {
@@ -125,30 +141,49 @@ struct LibinputRecordInterpreter {
         var axes: [AbsoluteAxis: AxisInfo] = [:]
         if let absinfo = evdev["absinfo"], !isNull(absinfo) {
             guard case .mapping(let entries) = absinfo.value else {
-                throw fail(absinfo.line, "'absinfo' must be a mapping of axis code to [min, max, fuzz, flat, resolution]")
+                throw fail(
+                    absinfo.line,
+                    "'absinfo' must be a mapping of axis code to [min, max, fuzz, flat, resolution]"
+                )
             }
             for (key, list) in entries {
                 guard let code = UInt16(key), code <= AbsoluteAxis.max.rawValue else {
                     throw fail(list.line, "'\(key)' in 'absinfo' is not an axis code (0...63)")
                 }
-                let numbers = try integers(list, "absinfo \(key) ([min, max, fuzz, flat, resolution])", count: 5,
-                                           bounds: NumberParser.int32Bounds)
+                let numbers = try integers(
+                    list,
+                    "absinfo \(key) ([min, max, fuzz, flat, resolution])",
+                    count: 5,
+                    bounds: NumberParser.int32Bounds
+                )
                 guard codes[.abs]?.contains(code) == true else {
-                    throw fail(list.line, "'absinfo' has axis \(code) (\(AbsoluteAxis(rawValue: code).name)) but 'codes' does not list it under 3 (EV_ABS)")
+                    throw fail(
+                        list.line,
+                        "'absinfo' has axis \(code) (\(AbsoluteAxis(rawValue: code).name)) "
+                            + "but 'codes' does not list it under 3 (EV_ABS)"
+                    )
                 }
                 axes[AbsoluteAxis(rawValue: code)] = AxisInfo(
-                    minimum: Int32(numbers[0]), maximum: Int32(numbers[1]), fuzz: Int32(numbers[2]),
-                    flat: Int32(numbers[3]), resolution: Int32(numbers[4])
+                    minimum: Int32(numbers[0]),
+                    maximum: Int32(numbers[1]),
+                    fuzz: Int32(numbers[2]),
+                    flat: Int32(numbers[3]),
+                    resolution: Int32(numbers[4])
                 )
             }
         }
         if let missing = (codes[.abs] ?? []).sorted().first(where: { axes[AbsoluteAxis(rawValue: $0)] == nil }) {
-            throw fail(codesNode.line, "'codes' lists axis \(missing) (\(AbsoluteAxis(rawValue: missing).name)) but 'absinfo' gives no range for it")
+            throw fail(
+                codesNode.line,
+                "'codes' lists axis \(missing) (\(AbsoluteAxis(rawValue: missing).name)) "
+                    + "but 'absinfo' gives no range for it"
+            )
         }
 
         var properties = Set<InputProperty>()
         if let props = evdev["properties"], !isNull(props) {
-            for value in try integers(props, "'properties'", count: nil, bounds: 0...Int64(InputProperty.max.rawValue)) {
+            for value in try integers(props, "'properties'", count: nil, bounds: 0...Int64(InputProperty.max.rawValue))
+            {
                 properties.insert(InputProperty(rawValue: UInt16(value)))
             }
         }
@@ -156,7 +191,11 @@ struct LibinputRecordInterpreter {
         let description = DeviceDescription(
             path: nodePath.map { "\(fileName) (\($0))" } ?? fileName,
             identity: DeviceIdentity(
-                bus: UInt16(ids[0]), vendor: UInt16(ids[1]), product: UInt16(ids[2]), version: UInt16(ids[3]), name: name
+                bus: UInt16(ids[0]),
+                vendor: UInt16(ids[1]),
+                product: UInt16(ids[2]),
+                version: UInt16(ids[3]),
+                name: name
             ),
             properties: properties,
             codes: codes,
@@ -167,12 +206,16 @@ struct LibinputRecordInterpreter {
         if let eventsNode = node["events"] {
             switch eventsNode.value {
             case .deferred(let start, let parentIndent):
-                events = EventSource(backend: .libinput(LibinputEventScanner(
-                    parser: YAMLParser(scanner: start, fileName: fileName),
-                    parentIndent: parentIndent,
-                    interpreter: self,
-                    validator: EventValidator(description)
-                )))
+                events = EventSource(
+                    backend: .libinput(
+                        LibinputEventScanner(
+                            parser: YAMLParser(scanner: start, fileName: fileName),
+                            parentIndent: parentIndent,
+                            interpreter: self,
+                            validator: EventValidator(description)
+                        )
+                    )
+                )
             case .null:
                 break
             case .sequence(let items) where items.isEmpty:
@@ -228,25 +271,43 @@ struct LibinputEventScanner: Sendable {
             return
         }
         guard line.indent == indent, isItem(line) else {
-            throw interpreter.fail(line.number, "'events' must be a list of '- evdev:' frames: expected a '- ' item at \(indent) spaces, found '\(parser.bytes.quoted(line.content, limit: 20))' at \(line.indent)")
+            throw interpreter.fail(
+                line.number,
+                "'events' must be a list of '- evdev:' frames: expected a '- ' item at \(indent) spaces, "
+                    + "found '\(parser.bytes.quoted(line.content, limit: 20))' at \(line.indent)"
+            )
         }
         let item = try parser.parseSequence(indentOneItem: indent)
         guard case .mapping(let entries) = item.value else {
-            throw interpreter.fail(item.line, "each item of 'events' must be a mapping such as 'evdev: [...]', found \(item.kind)")
+            throw interpreter.fail(
+                item.line,
+                "each item of 'events' must be a mapping such as 'evdev: [...]', found \(item.kind)"
+            )
         }
         for (key, value) in entries where key == "evdev" {
             guard case .sequence(let frames) = value.value else {
-                throw interpreter.fail(value.line, "'evdev' must be a list of [sec, usec, type, code, value], found \(value.kind)")
+                throw interpreter.fail(
+                    value.line,
+                    "'evdev' must be a list of [sec, usec, type, code, value], found \(value.kind)"
+                )
             }
             for frame in frames {
-                let numbers = try interpreter.integers(frame, "an evdev event ([sec, usec, type, code, value])", count: 5,
-                                                       bounds: Int64(Int32.min)...EvemuEventScanner.maxSeconds)
+                let numbers = try interpreter.integers(
+                    frame,
+                    "an evdev event ([sec, usec, type, code, value])",
+                    count: 5,
+                    bounds: Int64(Int32.min)...EvemuEventScanner.maxSeconds
+                )
                 let what = ["sec", "usec", "type", "code", "value"]
                 let limits: [ClosedRange<Int64>] = [
                     0...EvemuEventScanner.maxSeconds, 0...999_999, 0...0xffff, 0...0xffff, NumberParser.int32Bounds,
                 ]
                 for index in 0..<5 where !limits[index].contains(numbers[index]) {
-                    throw interpreter.fail(frame.line, "the event's \(what[index]) \(numbers[index]) is outside \(limits[index].lowerBound)...\(limits[index].upperBound)")
+                    throw interpreter.fail(
+                        frame.line,
+                        "the event's \(what[index]) \(numbers[index]) is outside "
+                            + "\(limits[index].lowerBound)...\(limits[index].upperBound)"
+                    )
                 }
                 let event = RawEvent(
                     time: EventTime(seconds: numbers[0], microseconds: numbers[1]),

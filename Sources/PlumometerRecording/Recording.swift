@@ -53,7 +53,8 @@ public struct RecordedDevice: Sendable {
     /// The format version the file declared: `1.3` for `# EVEMU 1.3`, `1` for `version: 1`; nil when absent.
     public var formatVersion: String?
 
-    public init(description: DeviceDescription, events: EventSource, node: String? = nil, formatVersion: String? = nil) {
+    public init(description: DeviceDescription, events: EventSource, node: String? = nil, formatVersion: String? = nil)
+    {
         self.description = description
         self.events = events
         self.node = node

@@ -123,7 +123,8 @@ struct YAMLParser {
 
     private func isSequenceItem(_ line: YAMLLine) -> Bool {
         let c = line.content
-        return bytes[c.lowerBound] == UInt8(ascii: "-") && (c.count == 1 || bytes[c.lowerBound + 1] == UInt8(ascii: " "))
+        return bytes[c.lowerBound] == UInt8(ascii: "-")
+            && (c.count == 1 || bytes[c.lowerBound + 1] == UInt8(ascii: " "))
     }
 
     /// Skips every line deeper than `indent` (and `- ` items at `indent`: a sequence may sit at its key's
@@ -142,7 +143,8 @@ struct YAMLParser {
             while index < raw.range.upperBound, ASCII.isSpace(bytes[index]) { index += 1 }
             if index == raw.range.upperBound || bytes[index] == UInt8(ascii: "#") { continue }
             let lineIndent = index - raw.range.lowerBound
-            let item = bytes[index] == UInt8(ascii: "-")
+            let item =
+                bytes[index] == UInt8(ascii: "-")
                 && (index + 1 == raw.range.upperBound || bytes[index + 1] == UInt8(ascii: " "))
             if lineIndent > indent || (lineIndent == indent && item) { continue }
             scanner = before
@@ -226,10 +228,16 @@ struct YAMLParser {
                 guard let next = try peek() else { break }
                 if next.indent < indent { break }
                 if next.indent > indent {
-                    throw fail(next.number, "bad indentation: \(next.indent) spaces where a key at \(indent) was expected")
+                    throw fail(
+                        next.number,
+                        "bad indentation: \(next.indent) spaces where a key at \(indent) was expected"
+                    )
                 }
                 if isSequenceItem(next) {
-                    throw fail(next.number, "a list item where a 'key: value' line at indentation \(indent) was expected")
+                    throw fail(
+                        next.number,
+                        "a list item where a 'key: value' line at indentation \(indent) was expected"
+                    )
                 }
                 take()
                 line = next
@@ -252,7 +260,10 @@ struct YAMLParser {
                 try expectNoDeeperLine(than: indent)
             } else if let next = try peek(), next.indent > indent || (next.indent == indent && isSequenceItem(next)) {
                 if deferredKeys.contains(key) {
-                    value = YAMLNode(value: .deferred(start: skipBlock(deeperThan: indent), parentIndent: indent), line: line.number)
+                    value = YAMLNode(
+                        value: .deferred(start: skipBlock(deeperThan: indent), parentIndent: indent),
+                        line: line.number
+                    )
                 } else if next.indent == indent {
                     value = try parseSequence(indent: indent)
                 } else {
@@ -270,7 +281,10 @@ struct YAMLParser {
 
     private mutating func expectNoDeeperLine(than indent: Int) throws(RecordingError) {
         if let next = try peek(), next.indent > indent {
-            throw fail(next.number, "bad indentation: \(next.indent) spaces after a complete value at indentation \(indent)")
+            throw fail(
+                next.number,
+                "bad indentation: \(next.indent) spaces after a complete value at indentation \(indent)"
+            )
         }
     }
 
@@ -294,7 +308,8 @@ struct YAMLParser {
             return (index + 1 == range.upperBound || bytes[index + 1] == UInt8(ascii: " ")) ? index : nil
         }
         while index < range.upperBound {
-            if bytes[index] == UInt8(ascii: ":"), index + 1 == range.upperBound || bytes[index + 1] == UInt8(ascii: " ") {
+            if bytes[index] == UInt8(ascii: ":"), index + 1 == range.upperBound || bytes[index + 1] == UInt8(ascii: " ")
+            {
                 return index
             }
             index += 1
@@ -310,7 +325,11 @@ struct YAMLParser {
         let first = bytes[line.content.lowerBound]
         guard isFlowStart(line.content) else {
             if "|>&*!%@`".utf8.contains(first) {
-                throw fail(line.number, "'\(bytes.quoted(line.content, limit: 20))': block scalars, anchors, aliases and tags are not part of the libinput record format")
+                throw fail(
+                    line.number,
+                    "'\(bytes.quoted(line.content, limit: 20))': block scalars, anchors, aliases and tags "
+                        + "are not part of the libinput record format"
+                )
             }
             let text = try parseScalarText(line.content, line: line.number)
             let quoted = first == UInt8(ascii: "\"") || first == UInt8(ascii: "'")
@@ -339,7 +358,11 @@ struct YAMLParser {
         let node = try flow.parseValue()
         flow.skipSpaces()
         if flow.index < text.count {
-            throw fail(line.number, "unexpected text '\(text.quoted(flow.index..<text.count))' after a closed '\(Character(Unicode.Scalar(first)))'")
+            throw fail(
+                line.number,
+                "unexpected text '\(text.quoted(flow.index..<text.count))' "
+                    + "after a closed '\(Character(Unicode.Scalar(first)))'"
+            )
         }
         return node
     }
@@ -352,7 +375,10 @@ struct YAMLParser {
             let text = try flow.parseQuoted()
             flow.skipSpaces()
             if flow.index < flow.bytes.count {
-                throw fail(line, "unexpected text after the closing quote: '\(flow.bytes.quoted(flow.index..<flow.bytes.count))'")
+                throw fail(
+                    line,
+                    "unexpected text after the closing quote: '\(flow.bytes.quoted(flow.index..<flow.bytes.count))'"
+                )
             }
             return text
         }
@@ -455,7 +481,9 @@ struct FlowParser {
                 if bytes[index] == UInt8(ascii: ",") {
                     index += 1
                 } else if bytes[index] != UInt8(ascii: "}") {
-                    throw fail("expected ',' or '}' in a mapping, found '\(bytes.quoted(index..<bytes.count, limit: 10))'")
+                    throw fail(
+                        "expected ',' or '}' in a mapping, found '\(bytes.quoted(index..<bytes.count, limit: 10))'"
+                    )
                 }
             }
             return YAMLNode(value: .mapping(entries), line: line)

@@ -11,7 +11,9 @@ struct EvemuWriterTests {
         let at = EventTime(seconds: 101, microseconds: 2_345)
         #expect(EvemuWriter.eventLine(.abs(.mtTrackingID, -1, at: at), since: start) == "E: 1.002345 0003 0039 -001")
         #expect(EvemuWriter.eventLine(.abs(.mtPressure, 5, at: at), since: start) == "E: 1.002345 0003 003a 0005")
-        #expect(EvemuWriter.eventLine(.abs(.mtPositionX, 12345, at: start), since: start) == "E: 0.000000 0003 0035 12345")
+        #expect(
+            EvemuWriter.eventLine(.abs(.mtPositionX, 12345, at: start), since: start) == "E: 0.000000 0003 0035 12345"
+        )
         #expect(EvemuWriter.eventLine(.key(.btnTouch, 1, at: at), since: start) == "E: 1.002345 0001 014a 0001")
         #expect(EvemuWriter.eventLine(.syn(.report, at: at), since: start) == "E: 1.002345 0000 0000 0000")
         #expect(EvemuWriter.eventLine(.abs(.mtPositionX, -1234, at: at), since: start) == "E: 1.002345 0003 0035 -1234")
@@ -59,18 +61,31 @@ struct EvemuWriterTests {
         #expect(recording.devices[0].description == description)
         let back = try allEvents(recording)
         let shift = base.microseconds - 1
-        #expect(back == events.map { RawEvent(time: EventTime(microseconds: $0.time.microseconds - shift), type: $0.type, code: $0.code, value: $0.value) })
+        #expect(
+            back
+                == events.map {
+                    RawEvent(
+                        time: EventTime(microseconds: $0.time.microseconds - shift),
+                        type: $0.type,
+                        code: $0.code,
+                        value: $0.value
+                    )
+                }
+        )
     }
 
-    @Test(.enabled(if: Paths.sharedFixtures != nil, "../shared/fixtures is absent"), arguments: [
-        "logitech-t650/Logitech Rechargeable Touchpad T650.desc",
-        "synaptics-t440-topbuttonpad/SynPS2-Synaptics-TouchPad-T440.desc",
-        "nexus4-touchscreen/n4.desc",
-        "synaptics-clickpad-xit/SynPS2-Synaptics-TouchPad-Clickpad.desc",
-        "elan-redrix-haptic-pressurepad/ELAN2703-04F3-323B.DERIVED.desc",
-        "wacom-isdv4-dell-canvas-pen/dell_canvas_pen.evemu",
-        "apple-bcm5974/bcm5974.three-finger-click.events",
-    ])
+    @Test(
+        .enabled(if: Paths.sharedFixtures != nil, "../shared/fixtures is absent"),
+        arguments: [
+            "logitech-t650/Logitech Rechargeable Touchpad T650.desc",
+            "synaptics-t440-topbuttonpad/SynPS2-Synaptics-TouchPad-T440.desc",
+            "nexus4-touchscreen/n4.desc",
+            "synaptics-clickpad-xit/SynPS2-Synaptics-TouchPad-Clickpad.desc",
+            "elan-redrix-haptic-pressurepad/ELAN2703-04F3-323B.DERIVED.desc",
+            "wacom-isdv4-dell-canvas-pen/dell_canvas_pen.evemu",
+            "apple-bcm5974/bcm5974.three-finger-click.events",
+        ]
+    )
     func realDescriptionsReadBackEqual(path: String) throws {
         let url = try #require(Paths.sharedFixtures).appendingPathComponent(path)
         let original = try RecordingReader.readDescription(text: try Paths.text(url), fileName: "f")
@@ -107,7 +122,8 @@ struct EvemuWriterTests {
                 getattr(evemu, name).argtypes = arguments
             dev = evemu.evemu_new(None); fp = libc.fopen(sys.argv[1].encode(), b"r")
             rc = evemu.evemu_read(dev, fp)
-            print(rc, evemu.evemu_get_name(dev).decode(), hex(evemu.evemu_get_id_bustype(dev)), hex(evemu.evemu_get_id_vendor(dev)),
+            print(rc, evemu.evemu_get_name(dev).decode(),
+                  hex(evemu.evemu_get_id_bustype(dev)), hex(evemu.evemu_get_id_vendor(dev)),
                   evemu.evemu_get_abs_maximum(dev, 0x35), evemu.evemu_get_abs_resolution(dev, 0x35),
                   evemu.evemu_has_prop(dev, 2), evemu.evemu_has_event(dev, 1, 0x14a), evemu.evemu_has_event(dev, 2, 0))
             """

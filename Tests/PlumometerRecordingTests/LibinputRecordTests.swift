@@ -21,8 +21,13 @@ struct LibinputRecordTests {
         #expect(pad.description.path == "two.yml (/dev/input/event7)")
         #expect(
             pad.description.identity
-                == DeviceIdentity(bus: 0x18, vendor: 0x06cb, product: 0xce37, version: 0x100,
-                                  name: "Test Pressure Pad: \"quoted\" #1")
+                == DeviceIdentity(
+                    bus: 0x18,
+                    vendor: 0x06cb,
+                    product: 0xce37,
+                    version: 0x100,
+                    name: "Test Pressure Pad: \"quoted\" #1"
+                )
         )
         #expect(pad.description.properties == [.pointer, .buttonpad])
         #expect(pad.description.codes[.syn] == nil)

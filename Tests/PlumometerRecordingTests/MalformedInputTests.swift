@@ -9,7 +9,9 @@ import Testing
 struct MalformedInputTests {
     /// File -> (line, a fragment of the message).
     static let expectations: [String: (Int?, String)] = [
-        "truncated-description.evemu": (11, "expected 6 numbers after 'A:' (code, min, max, fuzz, flat, resolution; evemu format 1.3), found 3"),
+        "truncated-description.evemu": (
+            11, "expected 6 numbers after 'A:' (code, min, max, fuzz, flat, resolution; evemu format 1.3), found 3"
+        ),
         "truncated-event.evemu": (14, "expected 4 fields after 'E:' (sec.usec type code value), found 1"),
         "binary-junk.evemu": (1, "NUL byte at column 8: this is not a text file"),
         "nul-bytes.evemu": (1, "NUL byte at column 7"),
@@ -21,7 +23,9 @@ struct MalformedInputTests {
         "event-before-description.evemu": (2, "'E:' line before the device description"),
         "empty.evemu": (nil, "the file is empty"),
         "only-comments.evemu": (nil, "no device description"),
-        "five-columns-in-1.3.evemu": (10, "expected 6 numbers after 'A:' (code, min, max, fuzz, flat, resolution; evemu format 1.3), found 5"),
+        "five-columns-in-1.3.evemu": (
+            10, "expected 6 numbers after 'A:' (code, min, max, fuzz, flat, resolution; evemu format 1.3), found 5"
+        ),
         "usec-seven-digits.evemu": (12, "has 7 digits after the dot"),
         "huge-time.evemu": (12, "is too large"),
         "yaml-bad-indentation.yml": (7, "bad indentation: 4 spaces where a key at 2 was expected"),
@@ -87,7 +91,9 @@ struct MalformedInputTests {
     /// a single 4 MB line of junk is rejected at once.
     @Test func parsingIsLinear() throws {
         func recording(frames: Int) -> String {
-            var text = EvemuWriter.description(of: try! RecordingReader.readDescription(text: clickpad13, fileName: "p"))
+            var text = EvemuWriter.description(
+                of: try! RecordingReader.readDescription(text: clickpad13, fileName: "p")
+            )
             text.reserveCapacity(frames * 60)
             for frame in 0..<frames {
                 let t = EventTime(microseconds: Int64(frame) * 8000)
@@ -119,10 +125,13 @@ struct MalformedInputTests {
         #expect(yamlElapsed < .seconds(3))
         // A long multi-line flow list (an ignored `hid:` report descriptor) is gathered in linear time.
         let hidLines = String(repeating: "    0x05, 0x01, 0x09, 0x02,\n", count: 100_000)
-        let yamlHid = "version: 1\ndevices:\n- evdev:\n    name: x\n    id: [1, 2, 3, 4]\n    codes:\n      1: [330]\n"
+        let yamlHid =
+            "version: 1\ndevices:\n- evdev:\n    name: x\n    id: [1, 2, 3, 4]\n    codes:\n      1: [330]\n"
             + "  hid: [\n" + hidLines + "    0x00\n  ]\n"
         var hidDevice: RecordedDevice?
-        let hidElapsed = try clock.measure { hidDevice = try RecordingReader.read(text: yamlHid, fileName: "hid.yml").devices.first }
+        let hidElapsed = try clock.measure {
+            hidDevice = try RecordingReader.read(text: yamlHid, fileName: "hid.yml").devices.first
+        }
         #expect(hidDevice?.description.name == "x")
         #expect(hidElapsed < .seconds(3), "\(hidElapsed)")
         print("parse timing: 25k frames \(small) s, 100k frames \(large) s, 100k-line hid list \(hidElapsed)")
