@@ -41,7 +41,7 @@ extension RecordingReader {
         for node in deviceNodes {
             devices.append(try reader.device(node, bytes: bytes))
         }
-        return Recording(format: .libinputRecord, devices: devices)
+        return Recording(format: .libinputRecord, devices: devices, fileName: fileName)
     }
 }
 

@@ -12,17 +12,20 @@ public enum RecordingFormat: String, Hashable, Sendable {
 public struct Recording: Sendable {
     public var format: RecordingFormat
     public var devices: [RecordedDevice]
+    /// The name the reader was given, for messages.
+    public var fileName: String
 
-    public init(format: RecordingFormat, devices: [RecordedDevice]) {
+    public init(format: RecordingFormat, devices: [RecordedDevice], fileName: String = "recording") {
         self.format = format
         self.devices = devices
+        self.fileName = fileName
     }
 
     /// Picks one device: the only one when `selector` is nil, else by index (`0`, `1`, ...), device node
     /// (`/dev/input/event5`, libinput record files only) or a case-insensitive substring of the name.
     ///
     /// - Throws: `RecordingError` naming the devices when the choice is ambiguous or matches nothing.
-    public func device(_ selector: String?, fileName: String) throws(RecordingError) -> RecordedDevice {
+    public func device(_ selector: String?) throws(RecordingError) -> RecordedDevice {
         let listing = devices.enumerated().map { index, device in
             "\(index): \(device.description.name)" + (device.node.map { " (\($0))" } ?? "")
         }.joined(separator: "; ")

@@ -59,7 +59,7 @@ public enum RecordingReader {
             events: EventSource(backend: .evemu(events)),
             formatVersion: result.version?.text
         )
-        return Recording(format: .evemu, devices: [device])
+        return Recording(format: .evemu, devices: [device], fileName: fileName)
     }
 
     /// Reads only an evemu description (a `.desc` file, or the head of a recording), ignoring any events.
@@ -75,7 +75,7 @@ public enum RecordingReader {
             events: EventSource(backend: .evemu(events)),
             formatVersion: result.version?.text
         )
-        return Recording(format: .evemu, devices: [device])
+        return Recording(format: .evemu, devices: [device], fileName: fileName)
     }
 
     /// evemu lines start with an upper-case letter and a colon (`N:`, `E:`); YAML with a lower-case key.

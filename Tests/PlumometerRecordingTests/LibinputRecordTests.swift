@@ -59,11 +59,11 @@ struct LibinputRecordTests {
 
     @Test func selectsADevice() throws {
         let recording = try RecordingReader.read(text: try Self.fixture(), fileName: "two.yml")
-        #expect(try recording.device("1", fileName: "two.yml").description.name == "AT Translated Set 2 keyboard")
-        #expect(try recording.device("/dev/input/event7", fileName: "two.yml").node == "/dev/input/event7")
-        #expect(try recording.device("pressure", fileName: "two.yml").node == "/dev/input/event7")
-        #expect(throws: RecordingError.self) { try recording.device(nil, fileName: "two.yml") }
-        #expect(throws: RecordingError.self) { try recording.device("mouse", fileName: "two.yml") }
+        #expect(try recording.device("1").description.name == "AT Translated Set 2 keyboard")
+        #expect(try recording.device("/dev/input/event7").node == "/dev/input/event7")
+        #expect(try recording.device("pressure").node == "/dev/input/event7")
+        #expect(throws: RecordingError.self) { try recording.device(nil) }
+        #expect(throws: RecordingError.self) { try recording.device("mouse") }
     }
 
     @Test func eventLinesCarryTheirLineNumbers() throws {
