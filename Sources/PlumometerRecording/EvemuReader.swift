@@ -85,11 +85,13 @@ enum EvemuDescriptionReader {
             if next < stage {
                 throw fail(
                     line,
-                    "'\(next.tag)' line after '\(stage.tag)' lines: evemu expects N:, I:, P:, B:, A:, L:, S: in this order"
+                    "'\(next.tag)' line after '\(stage.tag)' lines: "
+                        + "evemu expects N:, I:, P:, B:, A:, L:, S: in this order"
                 )
             }
             if stage < .id, next > .id {
-                let missing = stage == .start ? "'N:' (device name) and 'I:' (ids)" : "'I:' (bus vendor product version)"
+                let missing =
+                    stage == .start ? "'N:' (device name) and 'I:' (ids)" : "'I:' (bus vendor product version)"
                 throw fail(line, "'\(next.tag)' line before the \(missing) line")
             }
             stage = next
@@ -100,7 +102,8 @@ enum EvemuDescriptionReader {
             for (axis, line) in axisLines.sorted(by: { $0.value < $1.value }) where !declared.contains(axis.rawValue) {
                 throw fail(
                     line,
-                    "'A:' line for axis \(hex(axis.rawValue)) (\(axis.name)), but the 'B: 03' lines do not declare that axis"
+                    "'A:' line for axis \(hex(axis.rawValue)) (\(axis.name)), "
+                        + "but the 'B: 03' lines do not declare that axis"
                 )
             }
             if let missing = declared.sorted().first(where: { axes[AbsoluteAxis(rawValue: $0)] == nil }) {
@@ -184,7 +187,15 @@ enum EvemuDescriptionReader {
 
             case UInt8(ascii: "P"):
                 try advance(to: .properties, line: line.number)
-                let mask = try maskBytes(bytes, fieldsRange, count: 8, tag: "P:", what: "property mask bytes", line.number, fileName)
+                let mask = try maskBytes(
+                    bytes,
+                    fieldsRange,
+                    count: 8,
+                    tag: "P:",
+                    what: "property mask bytes",
+                    line.number,
+                    fileName
+                )
                 for (offset, byte) in mask.enumerated() {
                     for bit in 0..<8 where byte & (1 << bit) != 0 {
                         let property = (propertyBytes + offset) * 8 + bit
@@ -206,15 +217,23 @@ enum EvemuDescriptionReader {
                     )
                 }
                 guard let typeValue = NumberParser.hex(bytes, fields[0], maxDigits: 2) else {
-                    throw fail(line.number, "'\(bytes.quoted(fields[0]))' in the 'B:' line is not an event type of 1 or 2 hex digits")
+                    throw fail(
+                        line.number,
+                        "'\(bytes.quoted(fields[0]))' in the 'B:' line is not an event type of 1 or 2 hex digits"
+                    )
                 }
                 guard typeValue <= UInt32(EventType.max.rawValue) else {
                     throw fail(line.number, "event type 0x\(hex(typeValue)) in the 'B:' line is beyond EV_MAX (0x1f)")
                 }
                 let type = UInt16(typeValue)
                 let mask = try maskBytes(
-                    bytes, fields[0].upperBound..<fieldsRange.upperBound, count: 8, tag: "B:", what: "mask bytes",
-                    line.number, fileName
+                    bytes,
+                    fields[0].upperBound..<fieldsRange.upperBound,
+                    count: 8,
+                    tag: "B:",
+                    what: "mask bytes",
+                    line.number,
+                    fileName
                 )
                 let offset = typeMaskBytes[type, default: 0]
                 for (index, byte) in mask.enumerated() {
@@ -267,7 +286,10 @@ enum EvemuDescriptionReader {
                     )
                 }
                 guard let codeValue = NumberParser.hex(bytes, fields[0], maxDigits: 2) else {
-                    throw fail(line.number, "'\(bytes.quoted(fields[0]))' in the 'A:' line is not an axis code of 1 or 2 hex digits")
+                    throw fail(
+                        line.number,
+                        "'\(bytes.quoted(fields[0]))' in the 'A:' line is not an axis code of 1 or 2 hex digits"
+                    )
                 }
                 guard codeValue <= UInt32(AbsoluteAxis.max.rawValue) else {
                     throw fail(line.number, "axis 0x\(hex(codeValue)) in the 'A:' line is beyond ABS_MAX (0x3f)")
@@ -281,7 +303,8 @@ enum EvemuDescriptionReader {
                     case .notANumber:
                         throw fail(
                             line.number,
-                            "the \(labels[index]) of axis \(hex(codeValue)) ('\(bytes.quoted(field))') is not a decimal number"
+                            "the \(labels[index]) of axis \(hex(codeValue)) "
+                                + "('\(bytes.quoted(field))') is not a decimal number"
                         )
                     case .outOfRange:
                         throw fail(
@@ -292,7 +315,10 @@ enum EvemuDescriptionReader {
                     }
                 }
                 if let previous = axisLines[axis] {
-                    throw fail(line.number, "a second 'A:' line for axis \(hex(codeValue)) (the first is on line \(previous))")
+                    throw fail(
+                        line.number,
+                        "a second 'A:' line for axis \(hex(codeValue)) (the first is on line \(previous))"
+                    )
                 }
                 axisLines[axis] = line.number
                 axes[axis] = AxisInfo(
@@ -445,7 +471,9 @@ struct EvemuEventScanner: Sendable {
             guard fields.count == 4 else {
                 // A trailing field that is not a comment is reported as such; too few fields as a count.
                 if fields.count > 4 {
-                    throw fail("unexpected text '\(bytes.quoted(fields[4]))' after the event value (comments start with '#')")
+                    throw fail(
+                        "unexpected text '\(bytes.quoted(fields[4]))' after the event value (comments start with '#')"
+                    )
                 }
                 throw fail("expected 4 fields after 'E:' (sec.usec type code value), found \(fields.count)")
             }
@@ -460,7 +488,8 @@ struct EvemuEventScanner: Sendable {
             switch NumberParser.decimal(bytes, fields[3], bounds: NumberParser.int32Bounds) {
             case .value(let parsed): value = Int32(parsed)
             case .notANumber: throw fail("event value '\(bytes.quoted(fields[3]))' is not a decimal number")
-            case .outOfRange: throw fail("event value \(bytes.quoted(fields[3])) does not fit in a 32-bit signed integer")
+            case .outOfRange:
+                throw fail("event value \(bytes.quoted(fields[3])) does not fit in a 32-bit signed integer")
             }
             let event = RawEvent(time: time, type: EventType(rawValue: UInt16(type)), code: UInt16(code), value: value)
             if let problem = validator.problem(with: event) { throw fail(problem) }

@@ -12,17 +12,20 @@ public enum RecordingFormat: String, Hashable, Sendable {
 public struct Recording: Sendable {
     public var format: RecordingFormat
     public var devices: [RecordedDevice]
+    /// The name the reader was given, for messages.
+    public var fileName: String
 
-    public init(format: RecordingFormat, devices: [RecordedDevice]) {
+    public init(format: RecordingFormat, devices: [RecordedDevice], fileName: String = "recording") {
         self.format = format
         self.devices = devices
+        self.fileName = fileName
     }
 
     /// Picks one device: the only one when `selector` is nil, else by index (`0`, `1`, ...), device node
     /// (`/dev/input/event5`, libinput record files only) or a case-insensitive substring of the name.
     ///
     /// - Throws: `RecordingError` naming the devices when the choice is ambiguous or matches nothing.
-    public func device(_ selector: String?, fileName: String) throws(RecordingError) -> RecordedDevice {
+    public func device(_ selector: String?) throws(RecordingError) -> RecordedDevice {
         let listing = devices.enumerated().map { index, device in
             "\(index): \(device.description.name)" + (device.node.map { " (\($0))" } ?? "")
         }.joined(separator: "; ")
@@ -53,7 +56,8 @@ public struct RecordedDevice: Sendable {
     /// The format version the file declared: `1.3` for `# EVEMU 1.3`, `1` for `version: 1`; nil when absent.
     public var formatVersion: String?
 
-    public init(description: DeviceDescription, events: EventSource, node: String? = nil, formatVersion: String? = nil) {
+    public init(description: DeviceDescription, events: EventSource, node: String? = nil, formatVersion: String? = nil)
+    {
         self.description = description
         self.events = events
         self.node = node
@@ -69,6 +73,7 @@ public struct RecordedDevice: Sendable {
 public struct EventSource: Sendable {
     enum Backend: Sendable {
         case evemu(EvemuEventScanner)
+        case libinput(LibinputEventScanner)
         case array([RawEvent], Int)
         case finished
     }
@@ -97,6 +102,12 @@ public struct EventSource: Sendable {
                 guard let (event, number) = try scanner.next() else { return nil }
                 line = number
                 backend = .evemu(scanner)
+                return event
+            case .libinput(var scanner):
+                backend = .finished
+                guard let (event, number) = try scanner.next() else { return nil }
+                line = number
+                backend = .libinput(scanner)
                 return event
             case .array(let events, let index):
                 guard index < events.count else {

@@ -21,7 +21,7 @@ public enum RecordingReader {
     public static func read(bytes: [UInt8], fileName: String) throws(RecordingError) -> Recording {
         switch detectFormat(bytes) {
         case .evemu: return try readEvemu(bytes: bytes, fileName: fileName)
-        case .libinputRecord: return try readEvemu(bytes: bytes, fileName: fileName)
+        case .libinputRecord: return try readLibinputRecord(bytes: bytes, fileName: fileName)
         }
     }
 
@@ -59,7 +59,7 @@ public enum RecordingReader {
             events: EventSource(backend: .evemu(events)),
             formatVersion: result.version?.text
         )
-        return Recording(format: .evemu, devices: [device])
+        return Recording(format: .evemu, devices: [device], fileName: fileName)
     }
 
     /// Reads only an evemu description (a `.desc` file, or the head of a recording), ignoring any events.
@@ -75,7 +75,7 @@ public enum RecordingReader {
             events: EventSource(backend: .evemu(events)),
             formatVersion: result.version?.text
         )
-        return Recording(format: .evemu, devices: [device])
+        return Recording(format: .evemu, devices: [device], fileName: fileName)
     }
 
     /// evemu lines start with an upper-case letter and a colon (`N:`, `E:`); YAML with a lower-case key.

@@ -58,7 +58,11 @@ struct EvemuDescriptionTests {
                 ]
         )
         #expect(description.codes[.rel] == nil)
-        #expect(Set(description.axes.keys) == [.x, .y, .pressure, .mtSlot, .mtPositionX, .mtPositionY, .mtTrackingID, .mtPressure])
+        #expect(
+            Set(description.axes.keys) == [
+                .x, .y, .pressure, .mtSlot, .mtPositionX, .mtPositionY, .mtTrackingID, .mtPressure,
+            ]
+        )
         #expect(description.axes[.mtPositionX] == AxisInfo(minimum: 0, maximum: 1224, fuzz: 4, flat: 0, resolution: 12))
         #expect(description.axes[.mtPressure] == AxisInfo(minimum: 0, maximum: 255))
         #expect(description.slotCount == 5)
@@ -81,7 +85,11 @@ struct EvemuDescriptionTests {
 
     @Test func sixColumnsAreAnErrorInFormat11() {
         let text = "# EVEMU 1.1\nN: old\nI: 0003 0001 0002 0003\nB: 03 00 00 00 01 00 00 00 00\nA: 18 0 1023 2 0 7\n"
-        expectError("expected 5 numbers after 'A:' (code, min, max, fuzz, flat; evemu format 1.1), found 6", line: 5, reading: text)
+        expectError(
+            "expected 5 numbers after 'A:' (code, min, max, fuzz, flat; evemu format 1.1), found 6",
+            line: 5,
+            reading: text
+        )
     }
 
     @Test func fiveColumnsAreAnErrorFromFormat12() {
@@ -123,7 +131,11 @@ struct EvemuDescriptionTests {
     }
 
     @Test func orderAndConsistencyErrors() {
-        expectError("'P:' line after 'B:' lines", line: 4, reading: "N: a\nI: 0 0 0 0\nB: 00 0b 00 00 00 00 00 00 00\nP: 00 00 00 00 00 00 00 00\n")
+        expectError(
+            "'P:' line after 'B:' lines",
+            line: 4,
+            reading: "N: a\nI: 0 0 0 0\nB: 00 0b 00 00 00 00 00 00 00\nP: 00 00 00 00 00 00 00 00\n"
+        )
         expectError("'I:' line before the 'N:'", line: 1, reading: "I: 0 0 0 0\n")
         expectError("'B:' line before the 'I:'", line: 2, reading: "N: a\nB: 00 0b 00 00 00 00 00 00 00\n")
         expectError("a second 'N:' line", line: 3, reading: "N: a\nI: 0 0 0 0\nN: b\n")
@@ -137,18 +149,33 @@ struct EvemuDescriptionTests {
             line: nil,
             reading: "N: a\nI: 0 0 0 0\nB: 03 00 00 00 01 00 00 00 00\n"
         )
-        expectError("a second 'A:' line for axis 00 (the first is on line 4)", line: 5,
-                    reading: "N: a\nI: 0 0 0 0\nB: 03 01 00 00 00 00 00 00 00\nA: 00 0 1 0 0 0\nA: 00 0 1 0 0 0\n")
-        expectError("expected 4 hexadecimal numbers after 'I:' (bus vendor product version), found 3", line: 2,
-                    reading: "N: a\nI: 0 0 0\n")
+        expectError(
+            "a second 'A:' line for axis 00 (the first is on line 4)",
+            line: 5,
+            reading: "N: a\nI: 0 0 0 0\nB: 03 01 00 00 00 00 00 00 00\nA: 00 0 1 0 0 0\nA: 00 0 1 0 0 0\n"
+        )
+        expectError(
+            "expected 4 hexadecimal numbers after 'I:' (bus vendor product version), found 3",
+            line: 2,
+            reading: "N: a\nI: 0 0 0\n"
+        )
         expectError("'0x03' in the 'I:' line is not a hexadecimal number", line: 2, reading: "N: a\nI: 0x03 0 0 0\n")
         expectError("expected 9 hexadecimal numbers after 'B:'", line: 3, reading: "N: a\nI: 0 0 0 0\nB: 01 00\n")
-        expectError("event type 0x20 in the 'B:' line is beyond EV_MAX", line: 3,
-                    reading: "N: a\nI: 0 0 0 0\nB: 20 00 00 00 00 00 00 00 00\n")
-        expectError("code 0x40 of EV_ABS is beyond the type's maximum 0x3f", line: 4,
-                    reading: "N: a\nI: 0 0 0 0\nB: 03 00 00 00 00 00 00 00 00\nB: 03 01 00 00 00 00 00 00 00\n")
-        expectError("property bit 32 is beyond INPUT_PROP_MAX", line: 3,
-                    reading: "N: a\nI: 0 0 0 0\nP: 00 00 00 00 01 00 00 00\n")
+        expectError(
+            "event type 0x20 in the 'B:' line is beyond EV_MAX",
+            line: 3,
+            reading: "N: a\nI: 0 0 0 0\nB: 20 00 00 00 00 00 00 00 00\n"
+        )
+        expectError(
+            "code 0x40 of EV_ABS is beyond the type's maximum 0x3f",
+            line: 4,
+            reading: "N: a\nI: 0 0 0 0\nB: 03 00 00 00 00 00 00 00 00\nB: 03 01 00 00 00 00 00 00 00\n"
+        )
+        expectError(
+            "property bit 32 is beyond INPUT_PROP_MAX",
+            line: 3,
+            reading: "N: a\nI: 0 0 0 0\nP: 00 00 00 00 01 00 00 00\n"
+        )
         expectError("expected a device name after 'N:'", line: 1, reading: "N:   \nI: 0 0 0 0\n")
         expectError("expected 2 numbers after 'L:'", line: 3, reading: "N: a\nI: 0 0 0 0\nL: 01\n")
     }

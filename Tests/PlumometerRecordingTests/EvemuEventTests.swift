@@ -24,20 +24,21 @@ struct EvemuEventTests {
         """
 
     @Test func readsWhatEvemuWritesAndAccepts() throws {
-        let text = Self.header + """
-            E: 0.000001 0003 002f 0000\t# EV_ABS / ABS_MT_SLOT 0
-            E: 0.000001 0003 0039 0042
-            E: 0.000001 0003 003A 0100
-            E: 0.000001 0001 014a 0001
-            E: 0.000001 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +0ms
-            # a comment between events
+        let text =
+            Self.header + """
+                E: 0.000001 0003 002f 0000\t# EV_ABS / ABS_MT_SLOT 0
+                E: 0.000001 0003 0039 0042
+                E: 0.000001 0003 003A 0100
+                E: 0.000001 0001 014a 0001
+                E: 0.000001 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +0ms
+                # a comment between events
 
-            E: 12.5 3 3a 99
-            E: 12.010000 0000 0000 0
-            E: 13.999999 0003 0039 -001
-            E: 13.999999 0003 003a +7
-            E: 13.999999 0000 0000 0000
-            """
+                E: 12.5 3 3a 99
+                E: 12.010000 0000 0000 0
+                E: 13.999999 0003 0039 -001
+                E: 13.999999 0003 003a +7
+                E: 13.999999 0000 0000 0000
+                """
         let events = try allEvents(RecordingReader.read(text: text, fileName: "e.evemu"))
         #expect(events.count == 10)
         #expect(events[0] == .abs(.mtSlot, 0, at: EventTime(microseconds: 1)))
@@ -53,21 +54,24 @@ struct EvemuEventTests {
     }
 
     @Test func eventsAreIncrementalAndStopAtTheFirstBadLine() throws {
-        let text = Self.header + """
-            E: 0.000001 0003 003a 0010
-            E: 0.000001 0000 0000 0000
-            E: 0.010000 0003 003a 0011
-            E: 0.010000 0000 0000 0000
-            E: 0.020000 0003 003a 99999999999
-            E: 0.020000 0000 0000 0000
-            """
+        let text =
+            Self.header + """
+                E: 0.000001 0003 003a 0010
+                E: 0.000001 0000 0000 0000
+                E: 0.010000 0003 003a 0011
+                E: 0.010000 0000 0000 0000
+                E: 0.020000 0003 003a 99999999999
+                E: 0.020000 0000 0000 0000
+                """
         var source = try RecordingReader.read(text: text, fileName: "bad.evemu").devices[0].events
         var seen: [RawEvent] = []
         do {
             while let event = try source.next() { seen.append(event) }
             Issue.record("the overflow was not reported")
         } catch {
-            #expect(error.description == "bad.evemu:19: event value 99999999999 does not fit in a 32-bit signed integer")
+            #expect(
+                error.description == "bad.evemu:19: event value 99999999999 does not fit in a 32-bit signed integer"
+            )
         }
         #expect(seen.count == 4)
         #expect(source.line == 18)
@@ -90,20 +94,39 @@ struct EvemuEventTests {
         expectError("has 7 digits after the dot", line: first, reading: h + "E: 1.1234567 0003 003a 1\n")
         expectError("event time '1' is not sec.usec", line: first, reading: h + "E: 1 0003 003a 1\n")
         expectError("event time '-1.5' is not sec.usec", line: first, reading: h + "E: -1.5 0003 003a 1\n")
-        expectError("event type '0x03' is not 1 to 4 hexadecimal digits", line: first, reading: h + "E: 1.0 0x03 003a 1\n")
-        expectError("event code '1003a' is not 1 to 4 hexadecimal digits", line: first, reading: h + "E: 1.0 3 1003a 1\n")
+        expectError(
+            "event type '0x03' is not 1 to 4 hexadecimal digits",
+            line: first,
+            reading: h + "E: 1.0 0x03 003a 1\n"
+        )
+        expectError(
+            "event code '1003a' is not 1 to 4 hexadecimal digits",
+            line: first,
+            reading: h + "E: 1.0 3 1003a 1\n"
+        )
         expectError("event value '1.5' is not a decimal number", line: first, reading: h + "E: 1.0 3 3a 1.5\n")
-        expectError("expected 4 fields after 'E:' (sec.usec type code value), found 3", line: first, reading: h + "E: 1.0 3 3a\n")
+        expectError(
+            "expected 4 fields after 'E:' (sec.usec type code value), found 3",
+            line: first,
+            reading: h + "E: 1.0 3 3a\n"
+        )
         expectError("unexpected text 'junk' after the event value", line: first, reading: h + "E: 1.0 3 3a 1 junk\n")
         expectError("does not declare EV_ABS code ABS_X (0x00)", line: first, reading: h + "E: 1.0 3 0 1\n")
         expectError("does not declare EV_KEY code (0x110)", line: first, reading: h + "E: 1.0 1 110 1\n")
         expectError("slot -1 is outside the device's slots 0...2", line: first, reading: h + "E: 1.0 3 2f -1\n")
         expectError("slot 3 is outside the device's slots 0...2", line: first, reading: h + "E: 1.0 3 2f 3\n")
         expectError("event type 0x20 is beyond EV_MAX", line: first, reading: h + "E: 1.0 20 0 1\n")
-        expectError("description line 'A: 00 0 1 0 ...' among the events", line: first + 1,
-                    reading: h + "E: 1.0 0 0 0\nA: 00 0 1 0 0 0\n")
+        expectError(
+            "description line 'A: 00 0 1 0 ...' among the events",
+            line: first + 1,
+            reading: h + "E: 1.0 0 0 0\nA: 00 0 1 0 0 0\n"
+        )
         expectError("unexpected line 'X: 1'", line: first, reading: h + "X: 1\n")
-        expectError("event time '99999999999999.0' is too large", line: first, reading: h + "E: 99999999999999.0 0 0 0\n")
+        expectError(
+            "event time '99999999999999.0' is too large",
+            line: first,
+            reading: h + "E: 99999999999999.0 0 0 0\n"
+        )
     }
 
     @Test func pairsRejectEventsInTheDescriptionAndDescriptionLinesInTheEvents() {

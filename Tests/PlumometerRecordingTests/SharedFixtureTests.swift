@@ -57,7 +57,9 @@ struct SharedFixtureTests {
             } else if event.type == .abs, event.code == AbsoluteAxis.mtSlot.rawValue {
                 slot = event.value
             } else if event.type == .abs, event.code == AbsoluteAxis.mtTrackingID.rawValue {
-                if event.value == -1 { active[slot] = nil } else {
+                if event.value == -1 {
+                    active[slot] = nil
+                } else {
                     active[slot] = event.value
                     ids.insert(event.value)
                 }
@@ -76,7 +78,9 @@ extension SharedFixtureTests {
 
     @Test func appleBcm5974ProtocolA() throws {
         let (d, events) = try Self.single("apple-bcm5974/bcm5974.three-finger-click.events")
-        #expect(d.identity == DeviceIdentity(bus: 0x03, vendor: 0x05ac, product: 0x0249, version: 0x0001, name: "bcm5974"))
+        #expect(
+            d.identity == DeviceIdentity(bus: 0x03, vendor: 0x05ac, product: 0x0249, version: 0x0001, name: "bcm5974")
+        )
         #expect(d.properties == [.buttonpad])
         #expect(d.slotCount == nil)
         #expect(d.contactProtocol == .multitouchAnonymous)

@@ -47,7 +47,10 @@ func expectError(
         for index in recording.devices.indices {
             _ = try recording.devices[index].events.collect()
         }
-        Issue.record("expected an error containing '\(fragment)', but the text was read", sourceLocation: sourceLocation)
+        Issue.record(
+            "expected an error containing '\(fragment)', but the text was read",
+            sourceLocation: sourceLocation
+        )
     } catch {
         #expect(error.file == fileName, sourceLocation: sourceLocation)
         #expect(error.line == line, "\(error)", sourceLocation: sourceLocation)
