@@ -154,7 +154,7 @@ enum RecordingFile {
     static func device(_ path: String, selector: String?) throws -> RecordedDevice {
         let bytes = try FileText.read(path)
         do throws(RecordingError) {
-            return try RecordingReader.read(bytes: bytes, fileName: path).device(selector, fileName: path)
+            return try RecordingReader.read(bytes: bytes, fileName: path).device(selector)
         } catch {
             throw CLIError.runtime(error.description)
         }
