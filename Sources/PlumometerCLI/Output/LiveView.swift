@@ -15,6 +15,9 @@ final class LiveView: ReadingOutput {
     private var lastDraw: EventTime?
     private var started = false
     private var removedPath: String?
+    /// The force a full bar stands for: auto-ranged like a meter, so five plums on a 6 kg pad are not all
+    /// invisible slivers. It only grows during a run (bars never jump back), in 1-2-5 steps up to full scale.
+    private var barScale = 0.01
     /// The minimum time between two redraws: 30 per second at most.
     static let redrawInterval: Int64 = 33_333
 
@@ -112,6 +115,10 @@ final class LiveView: ReadingOutput {
             lines.append("  " + removedPath + " was removed; waiting for it to come back.")
         } else if let latest, !latest.contacts.isEmpty {
             let barWidth = min(60, max(10, width - 46))
+            let largest = latest.contacts.map(\.force).max() ?? 0
+            while barScale < 1 && largest > barScale {
+                barScale = Self.nextScale(after: barScale)
+            }
             for contact in latest.contacts {
                 lines.append(contactLine(contact, barWidth: barWidth))
             }
@@ -119,7 +126,7 @@ final class LiveView: ReadingOutput {
             lines.append("  Nothing on the surface. Place objects; only conductive ones (fingers, coins, fruit) register.")
         }
         lines.append("")
-        var statusLine = "[t] tare  [c] clear tare  [q] quit"
+        var statusLine = "[t] tare  [c] clear tare  [q] quit   full bar = " + NumberText.fixed(barScale * 100, 0) + "% of full scale"
         if let latest {
             statusLine += "   \(latest.contacts.count) contact" + (latest.contacts.count == 1 ? "" : "s")
             statusLine += "   t=" + NumberText.seconds(latest.time) + "   #\(sequence)"
@@ -130,8 +137,14 @@ final class LiveView: ReadingOutput {
         return "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
     }
 
+    /// 1% → 2% → 5% → 10% → 20% → 50% → 100%.
+    static func nextScale(after scale: Double) -> Double {
+        for step in [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0] where step > scale + 1e-12 { return step }
+        return 1
+    }
+
     private func contactLine(_ contact: ContactReading, barWidth: Int) -> String {
-        let filled = Int((max(0, min(1, contact.force)) * Double(barWidth)).rounded())
+        let filled = Int((max(0, min(1, contact.force / barScale)) * Double(barWidth)).rounded())
         var bar = String(repeating: "\u{2588}", count: filled) + String(repeating: "\u{2591}", count: barWidth - filled)
         if contact.heaviest { bar = style("33", bar) }
         var line = NumberText.padLeft("#\(contact.id)", 6) + " " + bar + " "
