@@ -36,9 +36,17 @@ public enum Fixtures {
     }
 
     /// The public device recordings in `<package>/../shared/fixtures`, or nil when that directory is absent.
+    ///
+    /// `PLUMOMETER_SHARED_FIXTURES` overrides the location, for a checkout (such as a git worktree) that does
+    /// not sit next to `shared/`.
     public static var sharedFixtures: URL? {
-        guard let root = packageRoot else { return nil }
-        let url = root.appendingPathComponent("../shared/fixtures").standardizedFileURL
+        let url: URL
+        if let override = ProcessInfo.processInfo.environment["PLUMOMETER_SHARED_FIXTURES"], !override.isEmpty {
+            url = URL(fileURLWithPath: override).standardizedFileURL
+        } else {
+            guard let root = packageRoot else { return nil }
+            url = root.appendingPathComponent("../shared/fixtures").standardizedFileURL
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue
         else { return nil }
