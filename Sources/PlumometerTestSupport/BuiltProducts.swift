@@ -5,7 +5,8 @@ public enum BuiltProducts {
     /// The build products directory: the directory of the running test executable.
     public static var directory: URL {
         // On Linux the test bundle is an executable in the products directory; /proc/self/exe names it exactly.
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
         // On Darwin-style layouts the executable sits inside `X.xctest/Contents/MacOS/`.

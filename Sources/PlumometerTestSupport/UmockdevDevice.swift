@@ -59,11 +59,16 @@ public struct UmockdevDevice: Sendable {
         lines.append(Self.stringIoctl("EVIOCGNAME(0)", description.name))
         lines.append(Self.stringIoctl("EVIOCGPHYS(0)", "plumometer/\(eventNumber)"))
         let id = description.identity
-        lines.append("EVIOCGID 0 " + Self.hex(Self.le16(id.bus) + Self.le16(id.vendor) + Self.le16(id.product) + Self.le16(id.version)))
+        lines.append(
+            "EVIOCGID 0 "
+                + Self.hex(Self.le16(id.bus) + Self.le16(id.vendor) + Self.le16(id.product) + Self.le16(id.version))
+        )
         lines.append("EVIOCGVERSION 0 01000100")
         lines.append("EVIOCGPROP(0) 8 " + Self.hex(Self.bitmask(Set(description.properties.map(\.rawValue)), bytes: 8)))
         // The types libevdev asks for, with the buffer sizes it uses (NLONGS(X_CNT) * 8).
-        let typeSizes: [(UInt16, Int)] = [(0x02, 8), (0x03, 8), (0x11, 8), (0x01, 96), (0x05, 8), (0x04, 8), (0x15, 16), (0x12, 8)]
+        let typeSizes: [(UInt16, Int)] = [
+            (0x02, 8), (0x03, 8), (0x11, 8), (0x01, 96), (0x05, 8), (0x04, 8), (0x15, 16), (0x12, 8),
+        ]
         for (type, size) in typeSizes {
             let codes = description.codes[EventType(rawValue: type)] ?? []
             lines.append("EVIOCGBIT(\(type)) \(size) " + Self.hex(Self.bitmask(codes, bytes: size)))

@@ -12,7 +12,10 @@ struct ProbeContact: Equatable, CustomStringConvertible {
     var y: Int32?
     var pressure: Int32?
 
-    var description: String { "id=\(id) slot=\(slot.map(String.init) ?? "-") x=\(x.map(String.init) ?? "-") y=\(y.map(String.init) ?? "-") p=\(pressure.map(String.init) ?? "-")" }
+    var description: String {
+        func text<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "-" }
+        return "id=\(id) slot=\(text(slot)) x=\(text(x)) y=\(text(y)) p=\(text(pressure))"
+    }
 }
 
 /// One `frame` (or `initial`) line of the bridge probe.

@@ -84,10 +84,18 @@ struct BridgeSharedFixtureTests {
         let eventsURL = try #require(Fixtures.shared(Self.clickpad + ".two-finger-down.events"))
         let descText = try String(contentsOf: descURL, encoding: .utf8)
         let eventsText = try String(contentsOf: eventsURL, encoding: .utf8)
-        var recording = try RecordingReader.read(descriptionText: descText, eventsText: eventsText, fileName: descURL.lastPathComponent)
+        var recording = try RecordingReader.read(
+            descriptionText: descText,
+            eventsText: eventsText,
+            fileName: descURL.lastPathComponent
+        )
         let description = recording.devices[0].description
         let events = try recording.devices[0].events.collect()
-        let device = UmockdevDevice(description: description, node: "/dev/input/event2", udevProperties: ["ID_INPUT_TOUCHPAD": "1"])
+        let device = UmockdevDevice(
+            description: description,
+            node: "/dev/input/event2",
+            udevProperties: ["ID_INPUT_TOUCHPAD": "1"]
+        )
         let frames = try Self.crossCheck(device, eventsText: eventsText, events: events, limit: 8)
         #expect(frames[0].contacts.map(\.id) == [4117, 4118])
         #expect(frames[0].contacts.map(\.x) == [2689, 3756])
@@ -144,7 +152,11 @@ struct BridgeSharedFixtureTests {
         let description = recording.devices[0].description
         #expect(description.contactProtocol == .singleTouch)
         let events = try recording.devices[0].events.collect()
-        let device = UmockdevDevice(description: description, node: "/dev/input/event14", udevProperties: ["ID_INPUT_TABLET": "1"])
+        let device = UmockdevDevice(
+            description: description,
+            node: "/dev/input/event14",
+            udevProperties: ["ID_INPUT_TABLET": "1"]
+        )
         let frames = try Self.crossCheck(device, eventsText: text, events: events, limit: 30)
         #expect(frames.contains { ($0.contacts.first?.pressure ?? 0) > 0 })
     }

@@ -48,11 +48,17 @@ struct ErrnoTests {
             #expect(error.description.contains(reason))
             #expect(error.description.hasSuffix("."))
         }
-        #expect(DeviceError(path: "/dev/input/event3", function: "libevdev_next_event", errno: ENODEV).description
-            .contains("unplugged"))
-        #expect(DeviceError(path: "/dev/input/event3", function: "libevdev_grab", errno: EBUSY).description
-            .contains("without --grab"))
-        #expect(DeviceError(path: "/dev/input/event3", function: "libevdev_next_event", errno: EIO).description
-            == "libevdev_next_event failed on /dev/input/event3: Input/output error (errno 5).")
+        #expect(
+            DeviceError(path: "/dev/input/event3", function: "libevdev_next_event", errno: ENODEV).description
+                .contains("unplugged")
+        )
+        #expect(
+            DeviceError(path: "/dev/input/event3", function: "libevdev_grab", errno: EBUSY).description
+                .contains("without --grab")
+        )
+        #expect(
+            DeviceError(path: "/dev/input/event3", function: "libevdev_next_event", errno: EIO).description
+                == "libevdev_next_event failed on /dev/input/event3: Input/output error (errno 5)."
+        )
     }
 }

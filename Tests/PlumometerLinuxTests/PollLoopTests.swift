@@ -87,7 +87,8 @@ struct PollLoopTests {
         #expect(elapsed >= 0.29)
         var usageAfter = rusage()
         getrusage(1 /* RUSAGE_THREAD: other tests run in parallel */, &usageAfter)
-        let cpu = Double(usageAfter.ru_utime.tv_sec - usageBefore.ru_utime.tv_sec)
+        let cpu =
+            Double(usageAfter.ru_utime.tv_sec - usageBefore.ru_utime.tv_sec)
             + Double(usageAfter.ru_utime.tv_usec - usageBefore.ru_utime.tv_usec) / 1e6
         #expect(cpu < 0.1, "the loop spent \(cpu) s of user CPU in 0.3 s of waiting")
     }
@@ -96,11 +97,16 @@ struct PollLoopTests {
         let loop = try PollLoop(signals: [SIGHUP])
         let box = LoopBox(loop)
         var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { argument in
-            usleep(100_000)
-            Unmanaged<LoopBox>.fromOpaque(argument!).takeRetainedValue().loop.stop()
-            return nil
-        }, Unmanaged.passRetained(box).toOpaque())
+        let started = pthread_create(
+            &thread,
+            nil,
+            { argument in
+                usleep(100_000)
+                Unmanaged<LoopBox>.fromOpaque(argument!).takeRetainedValue().loop.stop()
+                return nil
+            },
+            Unmanaged.passRetained(box).toOpaque()
+        )
         #expect(started == 0)
         loop.run()
         pthread_join(thread, nil)

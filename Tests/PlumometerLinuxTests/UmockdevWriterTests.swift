@@ -19,7 +19,13 @@ struct UmockdevWriterTests {
     @Test func ioctlAnswersMatchUmockdevsSynapticsRecord() throws {
         let description = DeviceDescription(
             path: "synaptics",
-            identity: DeviceIdentity(bus: 0x11, vendor: 2, product: 7, version: 0x1b1, name: "SynPS/2 Synaptics TouchPad"),
+            identity: DeviceIdentity(
+                bus: 0x11,
+                vendor: 2,
+                product: 7,
+                version: 0x1b1,
+                name: "SynPS/2 Synaptics TouchPad"
+            ),
             properties: [.pointer, .buttonpad],
             codes: [.key: [0x110, 0x145, 0x148, 0x14a, 0x14d, 0x14e, 0x14f]],
             axes: [
@@ -79,6 +85,8 @@ struct UmockdevWriterTests {
             RawEvent.syn(.report, at: EventTime(microseconds: 1_050_007)),
         ]
         #expect(Umockdev.eventsText(events) == "E: 1.050000 0003 0039 -1\nE: 1.050007 0000 0000 0\n")
-        #expect(Umockdev.eventsOnly("# EVEMU 1.3\nN: x\nE: 0.1 0000 0000 0\n\nA: 00 0 1 0 0 0\n") == "E: 0.1 0000 0000 0\n")
+        #expect(
+            Umockdev.eventsOnly("# EVEMU 1.3\nN: x\nE: 0.1 0000 0000 0\n\nA: 00 0 1 0 0 0\n") == "E: 0.1 0000 0000 0\n"
+        )
     }
 }
