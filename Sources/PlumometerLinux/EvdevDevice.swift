@@ -96,6 +96,7 @@ public final class EvdevDevice {
         var batch = DeviceBatch()
         var event = input_event()
         var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        var syncReportTime: EventTime?
         while true {
             let status = libevdev_next_event(device, flags, &event)
             if status == LIBEVDEV_READ_STATUS_SUCCESS.rawValue {
@@ -108,12 +109,20 @@ public final class EvdevDevice {
                     batch.resyncs += 1
                     decoder.beginResync()
                     flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
+                    syncReportTime = nil
                 } else {
-                    handle(raw, into: &batch)
+                    batch.events.append(raw)
+                    _ = decoder.consume(raw)
+                    if raw.isReport { syncReportTime = raw.time }
                 }
             } else if status == -EAGAIN {
                 if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
-                    // The resync is complete; go on with the events that followed it.
+                    // The resync is complete. libevdev may split it into several frames (first ending the
+                    // contacts whose tracking id changed, then the rest); only the state after the last one is
+                    // the device's true state, so it becomes the one resync frame.
+                    if let time = syncReportTime {
+                        batch.frames.append(ContactFrame(time: time, contacts: decoder.contacts, resync: true))
+                    }
                     flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
                     continue
                 }

@@ -1,1 +1,0 @@
-// PlumometerTestSupport: see Package.swift for this target's role.

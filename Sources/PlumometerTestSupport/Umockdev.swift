@@ -1,0 +1,74 @@
+public import Foundation
+public import PlumometerCore
+
+/// Running programs under `umockdev-run`, and the evemu event text its `-e` option replays.
+public enum Umockdev {
+    /// The `umockdev-run` executable, or nil when umockdev is not installed.
+    public static var runner: URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let url = URL(fileURLWithPath: String(directory)).appendingPathComponent("umockdev-run")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }
+
+    /// Whether tests that need umockdev can run.
+    public static var isAvailable: Bool { runner != nil }
+
+    /// Runs `program arguments` with the device in `files` emulated and `events` replayed into it.
+    ///
+    /// - Parameters:
+    ///   - files: the device's `.umockdev` and `.ioctl`.
+    ///   - events: an evemu events file (only `E:` lines), or nil for a device that stays silent.
+    ///   - program: the program to run (absolute path).
+    ///   - arguments: its arguments.
+    ///   - timeout: seconds before the run is killed.
+    public static func run(
+        files: UmockdevFiles,
+        events: URL?,
+        program: String,
+        arguments: [String],
+        timeout: TimeInterval = 20
+    ) throws -> ProcessResult {
+        guard let runner else { throw CocoaError(.executableNotLoadable) }
+        return try ProcessRunner.run(
+            runner.path,
+            files.arguments(events: events) + ["--", program] + arguments,
+            timeout: timeout
+        )
+    }
+
+    /// The evemu `E:` lines for `events` (`E: sec.usec type code value`, type and code in hex, value in decimal).
+    ///
+    /// umockdev replays them in real time by their timestamps, relative to the first.
+    public static func eventsText(_ events: [RawEvent]) -> String {
+        events.map { event in
+            let seconds = event.time.microseconds / 1_000_000
+            let fraction = String(event.time.microseconds % 1_000_000)
+            let micros = String(repeating: "0", count: 6 - fraction.count) + fraction
+            return "E: \(seconds).\(micros) \(hex4(event.type.rawValue)) \(hex4(event.code)) \(event.value)"
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// Only the `E:` lines of an evemu file: umockdev's loader warns on (and with fatal warnings, aborts at)
+    /// description lines, so a combined recording must be stripped first.
+    public static func eventsOnly(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: true)
+            .filter { $0.hasPrefix("E:") }
+            .joined(separator: "\n") + "\n"
+    }
+
+    /// A fresh temporary directory for one test's files.
+    public static func temporaryDirectory(_ label: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("plumometer-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    private static func hex4(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: Swift.max(0, 4 - digits.count)) + digits
+    }
+}

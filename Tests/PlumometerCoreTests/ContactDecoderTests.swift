@@ -1,0 +1,307 @@
+import PlumometerCore
+import Testing
+
+/// The decoder as a pure state machine: events in, frames out.
+struct ContactDecoderTests {
+    static func t(_ ms: Int64) -> EventTime { EventTime(microseconds: ms * 1000) }
+
+    static let slotted = DeviceDescription(
+        path: "mt-b",
+        identity: DeviceIdentity(bus: 3, vendor: 0x5ac, product: 0x265, version: 1, name: "MT-B"),
+        codes: [.key: [KeyCode.btnTouch.rawValue]],
+        axes: [
+            .mtSlot: AxisInfo(minimum: 0, maximum: 3),
+            .mtTrackingID: AxisInfo(minimum: 0, maximum: 65535),
+            .mtPositionX: AxisInfo(minimum: 0, maximum: 1000),
+            .mtPositionY: AxisInfo(minimum: 0, maximum: 1000),
+            .mtPressure: AxisInfo(minimum: 0, maximum: 253),
+            .mtTouchMajor: AxisInfo(minimum: 0, maximum: 1020),
+        ]
+    )
+
+    static let anonymous = DeviceDescription(
+        path: "mt-a",
+        identity: DeviceIdentity(bus: 3, vendor: 1, product: 2, version: 1, name: "MT-A"),
+        codes: [.key: [KeyCode.btnTouch.rawValue]],
+        axes: [
+            .mtPositionX: AxisInfo(minimum: 0, maximum: 4000),
+            .mtPositionY: AxisInfo(minimum: 0, maximum: 4000),
+            .mtPressure: AxisInfo(minimum: 0, maximum: 255),
+        ]
+    )
+
+    static let pen = DeviceDescription(
+        path: "pen",
+        identity: DeviceIdentity(bus: 3, vendor: 0x56a, product: 0x374, version: 1, name: "Pen"),
+        codes: [.key: [KeyCode.btnToolPen.rawValue, KeyCode.btnTouch.rawValue, KeyCode.btnStylus.rawValue]],
+        axes: [
+            .x: AxisInfo(minimum: 0, maximum: 15200),
+            .y: AxisInfo(minimum: 0, maximum: 9500),
+            .pressure: AxisInfo(minimum: 0, maximum: 4095),
+        ]
+    )
+
+    /// Feeds events and collects the frames.
+    static func frames(_ decoder: inout ContactDecoder, _ events: [RawEvent]) -> [ContactFrame] {
+        events.compactMap { decoder.consume($0) }
+    }
+
+    @Test func protocolBContactsLiftAndRetouch() {
+        var decoder = ContactDecoder(device: Self.slotted)
+        var frames = Self.frames(
+            &decoder,
+            [
+                .abs(.mtSlot, 0, at: Self.t(1)), .abs(.mtTrackingID, 10, at: Self.t(1)),
+                .abs(.mtPositionX, 100, at: Self.t(1)), .abs(.mtPressure, 30, at: Self.t(1)),
+                .abs(.mtSlot, 2, at: Self.t(1)), .abs(.mtTrackingID, 11, at: Self.t(1)),
+                .abs(.mtPositionX, 700, at: Self.t(1)), .abs(.mtPressure, 60, at: Self.t(1)),
+                .syn(.report, at: Self.t(2)),
+            ]
+        )
+        #expect(
+            frames == [
+                ContactFrame(
+                    time: Self.t(2),
+                    contacts: [
+                        ContactSample(id: 10, slot: 0, x: 100, pressure: 30),
+                        ContactSample(id: 11, slot: 2, x: 700, pressure: 60),
+                    ]
+                )
+            ]
+        )
+        // Nothing changes: no frame. The slot stays selected across frames.
+        #expect(Self.frames(&decoder, [.syn(.report, at: Self.t(3))]).isEmpty)
+        frames = Self.frames(&decoder, [.abs(.mtPressure, 65, at: Self.t(4)), .syn(.report, at: Self.t(4))])
+        #expect(frames.first?.contacts.map(\.pressure) == [30, 65])
+        // Lift slot 2, then a new contact in the same slot keeps the slot's values the kernel did not resend.
+        frames = Self.frames(&decoder, [.abs(.mtTrackingID, -1, at: Self.t(5)), .syn(.report, at: Self.t(5))])
+        #expect(frames.first?.contacts.map(\.id) == [10])
+        frames = Self.frames(
+            &decoder,
+            [
+                .abs(.mtTrackingID, 12, at: Self.t(6)), .abs(.mtPressure, 20, at: Self.t(6)),
+                .syn(.report, at: Self.t(6)),
+            ]
+        )
+        #expect(frames.first?.contacts.last == ContactSample(id: 12, slot: 2, x: 700, pressure: 20))
+        // A tracking id replaced within a frame: a new contact, the old one ends.
+        frames = Self.frames(&decoder, [.abs(.mtTrackingID, 13, at: Self.t(7)), .syn(.report, at: Self.t(7))])
+        #expect(frames.first?.contacts.map(\.id) == [10, 13])
+        #expect(decoder.contacts.map(\.id) == [10, 13])
+    }
+
+    @Test func stateAppliesOnlyAtSynReport() {
+        var decoder = ContactDecoder(device: Self.slotted)
+        #expect(decoder.consume(.abs(.mtTrackingID, 1, at: Self.t(1))) == nil)
+        #expect(decoder.contacts.isEmpty)
+        #expect(decoder.consume(.syn(.report, at: Self.t(9)))?.time == Self.t(9))
+        #expect(decoder.contacts.map(\.id) == [1])
+    }
+
+    @Test func seedReportsContactsAlreadyDown() {
+        var decoder = ContactDecoder(device: Self.slotted)
+        var slots = Array(repeating: [AbsoluteAxis: Int32](), count: 4)
+        for index in slots.indices { slots[index][.mtTrackingID] = -1 }
+        slots[1] = [.mtTrackingID: 5, .mtPositionX: 50, .mtPressure: 90, .mtTouchMajor: 300]
+        let frame = decoder.seed(slots: slots, singleTouch: [:], touching: false, at: Self.t(1))
+        #expect(
+            frame
+                == ContactFrame(
+                    time: Self.t(1),
+                    contacts: [
+                        ContactSample(id: 5, slot: 1, x: 50, pressure: 90, touchMajor: 300)
+                    ],
+                    resync: true
+                )
+        )
+        // The seeded slot keeps its values for the next frame.
+        let next = Self.frames(
+            &decoder,
+            [
+                .abs(.mtSlot, 1, at: Self.t(2)), .abs(.mtPressure, 91, at: Self.t(2)), .syn(.report, at: Self.t(2)),
+            ]
+        )
+        #expect(next.first?.contacts == [ContactSample(id: 5, slot: 1, x: 50, pressure: 91, touchMajor: 300)])
+        var empty = ContactDecoder(device: Self.slotted)
+        #expect(empty.seed(slots: [], singleTouch: [:], touching: false, at: Self.t(1)) == nil)
+    }
+
+    @Test func resyncMarksTheNextFrameAndEndsVanishedContacts() {
+        var decoder = ContactDecoder(device: Self.slotted)
+        _ = Self.frames(
+            &decoder,
+            [
+                .abs(.mtTrackingID, 1, at: Self.t(1)), .abs(.mtSlot, 1, at: Self.t(1)),
+                .abs(.mtTrackingID, 2, at: Self.t(1)), .syn(.report, at: Self.t(1)),
+            ]
+        )
+        decoder.beginResync()
+        // libevdev's synthesised difference: slot 1's contact vanished.
+        let frames = Self.frames(
+            &decoder,
+            [
+                .abs(.mtSlot, 1, at: Self.t(5)), .abs(.mtTrackingID, -1, at: Self.t(5)), .syn(.report, at: Self.t(5)),
+                .abs(.mtSlot, 0, at: Self.t(6)), .abs(.mtPressure, 7, at: Self.t(6)), .syn(.report, at: Self.t(6)),
+            ]
+        )
+        #expect(frames.map(\.resync) == [true, false])
+        #expect(frames[0].contacts.map(\.id) == [1])
+        // A resync that changes nothing still yields a (resync) frame.
+        decoder.beginResync()
+        #expect(
+            decoder.consume(.syn(.report, at: Self.t(7)))
+                == ContactFrame(time: Self.t(7), contacts: decoder.contacts, resync: true)
+        )
+    }
+
+    @Test func rawSynDroppedDropsThePartialFrame() {
+        var decoder = ContactDecoder(device: Self.slotted)
+        _ = Self.frames(
+            &decoder,
+            [.abs(.mtTrackingID, 1, at: Self.t(1)), .abs(.mtPressure, 10, at: Self.t(1)), .syn(.report, at: Self.t(1))]
+        )
+        let frames = Self.frames(
+            &decoder,
+            [
+                .abs(.mtPressure, 99, at: Self.t(2)),
+                .syn(.dropped, at: Self.t(2)),
+                .abs(.mtPressure, 50, at: Self.t(3)),  // dropped: the rest of a broken frame
+                .syn(.report, at: Self.t(3)),
+                .abs(.mtPressure, 20, at: Self.t(4)),
+                .syn(.report, at: Self.t(4)),
+                .abs(.mtPressure, 21, at: Self.t(5)),
+                .syn(.report, at: Self.t(5)),
+            ]
+        )
+        #expect(frames.map(\.resync) == [true, false])
+        #expect(frames.map { $0.contacts.first?.pressure } == [20, 21])
+    }
+
+    @Test func protocolAKeepsIdsByPosition() {
+        var decoder = ContactDecoder(device: Self.anonymous)
+        func report(_ contacts: [(Int32, Int32, Int32)], at ms: Int64) -> ContactFrame? {
+            var events: [RawEvent] = []
+            for (x, y, p) in contacts {
+                events += [
+                    .abs(.mtPositionX, x, at: Self.t(ms)), .abs(.mtPositionY, y, at: Self.t(ms)),
+                    .abs(.mtPressure, p, at: Self.t(ms)), .syn(.mtReport, at: Self.t(ms)),
+                ]
+            }
+            if contacts.isEmpty { events.append(.syn(.mtReport, at: Self.t(ms))) }
+            events.append(.syn(.report, at: Self.t(ms)))
+            return Self.frames(&decoder, events).last
+        }
+        let first = report([(100, 100, 10), (3000, 3000, 20)], at: 1)
+        #expect(first?.contacts.map(\.id) == [0, 1])
+        let swapped = report([(3010, 3010, 25), (110, 105, 15)], at: 2)
+        #expect(
+            swapped?.contacts == [
+                ContactSample(id: 0, x: 110, y: 105, pressure: 15),
+                ContactSample(id: 1, x: 3010, y: 3010, pressure: 25),
+            ]
+        )
+        // A contact that jumps across the pad is a new contact, not the old one moved.
+        let jumped = report([(3010, 3010, 25), (110, 3900, 15)], at: 3)
+        #expect(jumped?.contacts.map(\.id) == [1, 2])
+        #expect(report([], at: 4)?.contacts == [])
+        #expect(report([(500, 500, 5)], at: 5)?.contacts.map(\.id) == [3])
+    }
+
+    @Test func protocolAResyncWaitsForTheDevicesOwnFrame() {
+        var decoder = ContactDecoder(device: Self.anonymous)
+        _ = Self.frames(
+            &decoder,
+            [
+                .key(.btnTouch, 1, at: Self.t(1)), .abs(.mtPositionX, 10, at: Self.t(1)),
+                .syn(.mtReport, at: Self.t(1)),
+                .syn(.report, at: Self.t(1)),
+            ]
+        )
+        decoder.beginResync()
+        // libevdev's resync frame lists no protocol A contacts: not a lift.
+        #expect(decoder.consume(.syn(.report, at: Self.t(2))) == nil)
+        let frames = Self.frames(
+            &decoder,
+            [
+                .abs(.mtPositionX, 12, at: Self.t(3)), .syn(.mtReport, at: Self.t(3)), .syn(.report, at: Self.t(3)),
+            ]
+        )
+        #expect(frames == [ContactFrame(time: Self.t(3), contacts: [ContactSample(id: 0, x: 12)], resync: true)])
+    }
+
+    @Test func penCountsTheTipNotTheHover() {
+        var decoder = ContactDecoder(device: Self.pen)
+        var frames = Self.frames(
+            &decoder,
+            [
+                .key(.btnToolPen, 1, at: Self.t(1)), .abs(.x, 500, at: Self.t(1)), .syn(.report, at: Self.t(1)),
+            ]
+        )
+        #expect(frames.isEmpty)
+        frames = Self.frames(
+            &decoder,
+            [
+                .key(.btnTouch, 1, at: Self.t(2)), .abs(.pressure, 800, at: Self.t(2)), .syn(.report, at: Self.t(2)),
+                .key(.btnTouch, 0, at: Self.t(3)), .abs(.pressure, 0, at: Self.t(3)), .syn(.report, at: Self.t(3)),
+                .key(.btnTouch, 1, at: Self.t(4)), .abs(.pressure, 300, at: Self.t(4)), .syn(.report, at: Self.t(4)),
+            ]
+        )
+        #expect(
+            frames.map(\.contacts) == [
+                [ContactSample(id: 0, x: 500, pressure: 800)], [], [ContactSample(id: 1, x: 500, pressure: 300)],
+            ]
+        )
+    }
+
+    @Test func singleTouchWithoutBtnTouchUsesPressure() {
+        let device = DeviceDescription(
+            path: "p",
+            identity: DeviceIdentity(bus: 0x11, vendor: 2, product: 1, version: 0, name: "ST"),
+            axes: [.x: AxisInfo(minimum: 0, maximum: 100), .pressure: AxisInfo(minimum: 0, maximum: 127)]
+        )
+        var decoder = ContactDecoder(device: device)
+        let frames = Self.frames(
+            &decoder,
+            [
+                .abs(.pressure, 5, at: Self.t(1)), .syn(.report, at: Self.t(1)),
+                .abs(.pressure, 0, at: Self.t(2)), .syn(.report, at: Self.t(2)),
+            ]
+        )
+        #expect(frames.map { $0.contacts.map(\.pressure) } == [[5], []])
+        #expect(ContactDecoder.singleTouchIsDown(device: Self.pen, keysDown: [.btnToolPen], pressure: 100) == false)
+        #expect(ContactDecoder.singleTouchIsDown(device: device, keysDown: [], pressure: 1))
+    }
+
+    @Test func legacyPressureGoesToTheOldestContact() {
+        let device = DeviceDescription(
+            path: "bcm5974-like",
+            identity: DeviceIdentity(bus: 3, vendor: 0x5ac, product: 0x249, version: 1, name: "legacy"),
+            axes: [
+                .mtPositionX: AxisInfo(minimum: 0, maximum: 4000), .mtPositionY: AxisInfo(minimum: 0, maximum: 4000),
+                .pressure: AxisInfo(minimum: 0, maximum: 256),
+            ]
+        )
+        var decoder = ContactDecoder(device: device)
+        var frames = Self.frames(
+            &decoder,
+            [
+                .abs(.mtPositionX, 100, at: Self.t(1)), .syn(.mtReport, at: Self.t(1)),
+                .abs(.pressure, 40, at: Self.t(1)), .syn(.report, at: Self.t(1)),
+                .abs(.mtPositionX, 100, at: Self.t(2)), .syn(.mtReport, at: Self.t(2)),
+                .abs(.mtPositionX, 3000, at: Self.t(2)), .syn(.mtReport, at: Self.t(2)),
+                .abs(.pressure, 45, at: Self.t(2)), .syn(.report, at: Self.t(2)),
+            ]
+        )
+        #expect(frames.map { $0.contacts.map(\.pressure) } == [[40], [45, nil]])
+        // A change of the legacy pressure alone is a change of the contacts.
+        frames = Self.frames(
+            &decoder,
+            [
+                .abs(.mtPositionX, 100, at: Self.t(3)), .syn(.mtReport, at: Self.t(3)),
+                .abs(.mtPositionX, 3000, at: Self.t(3)), .syn(.mtReport, at: Self.t(3)),
+                .abs(.pressure, 50, at: Self.t(3)), .syn(.report, at: Self.t(3)),
+            ]
+        )
+        #expect(frames.first?.contacts.first?.pressure == 50)
+    }
+}
