@@ -12,6 +12,7 @@ struct StreamTests {
         device deviceFile: String,
         events eventsFile: String?,
         slotValues: [[AbsoluteAxis: Int32]] = [],
+        keysDown: Set<KeyCode> = [],
         node: String = "/dev/input/event7",
         seconds: Double = 1.5,
         arguments: [String] = ["-f", "jsonl"]
@@ -21,7 +22,8 @@ struct StreamTests {
         let description = try RecordingReader.readDescription(text: descriptionText, fileName: deviceFile)
         let device = UmockdevDevice(
             description: description, node: node,
-            udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1"], slotValues: slotValues
+            udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1"], slotValues: slotValues,
+            keysDown: keysDown
         )
         let files = try device.write(to: directory)
         var events: URL?
@@ -63,9 +65,11 @@ struct StreamTests {
     }
 
     @Test func anObjectAlreadyRestingWhenOpenedIsReported() throws {
+        var slots = Array(repeating: [AbsoluteAxis: Int32](), count: 16)
+        slots[3] = [.mtTrackingID: 5, .mtPositionX: 100, .mtPositionY: 200, .mtPressure: 40]
         let result = try Self.stream(
             device: "apple-silicon-internal-trackpad.desc", events: "resting-contact.events",
-            slotValues: [[.mtTrackingID: 5, .mtPositionX: 100, .mtPositionY: 200, .mtPressure: 40]]
+            slotValues: slots, keysDown: [.btnTouch, .btnToolFinger]
         )
         #expect(result.status == 0, "\(result.stderr)")
         let frames = try CLI.jsonObjects(result).filter { $0.string("type") == "frame" }
