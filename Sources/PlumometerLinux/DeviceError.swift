@@ -69,7 +69,7 @@ public struct DeviceError: Error, CustomStringConvertible, Sendable, Hashable {
             return "cannot open \(path): \(reason). Install udev/70-plumometer.rules (see docs/permissions.md) "
                 + "or run as root."
         case .notFound:
-            return "cannot open \(path): \(reason). Run `plumometer --list` to see the input devices present."
+            return "cannot open \(path): \(reason). Run 'plumometer list' to see the input devices present."
         case .gone:
             return "\(path) is gone (\(function): \(reason)): the device was unplugged or its driver unbound; "
                 + "reconnect it and start again."
