@@ -6,7 +6,9 @@ import PlumometerLinux
 enum StreamCommand {
     static func run(_ arguments: ParsedArguments) throws {
         let settings = try arguments.readingSettings(command: "stream")
-        let (output, live) = OutputChoice.make(format: arguments.value("format"), unit: settings.unit)
+        let (output, live) = OutputChoice.make(
+            format: arguments.value("format"), unit: settings.unit, latestStateWins: true
+        )
         defer { live?.restoreTerminal() }
         let target = DeviceTarget(arguments.value("device"))
         let driver = try Driver()

@@ -1,8 +1,14 @@
 /// Picks the output for `--format`: the live view on a terminal unless a format is given, JSON Lines otherwise.
 enum OutputChoice {
     /// The output, and the live view when that is what was chosen (it needs the keyboard).
-    static func make(format: String?, unit: WeightUnit) -> (output: any ReadingOutput, live: LiveView?) {
+    ///
+    /// With `latestStateWins` (live devices), line formats are written from a thread of their own so a slow
+    /// consumer never stalls reading; a replay instead waits for its consumer and loses nothing.
+    static func make(
+        format: String?, unit: WeightUnit, latestStateWins: Bool = false
+    ) -> (output: any ReadingOutput, live: LiveView?) {
         let sink = OutputSink.standardOutput()
+        let lineSink: any LineSink = latestStateWins ? LatestStateWriter(sink: sink) : sink
         let format = format ?? (Terminal.isTerminal(sink.fileDescriptor) ? "live" : "jsonl")
         switch format {
         case "live":
@@ -11,11 +17,11 @@ enum OutputChoice {
             }
             return (view, view)
         case "text":
-            return (LineOutput(formatter: TextFormatter(unit: unit), sink: sink), nil)
+            return (LineOutput(formatter: TextFormatter(unit: unit), sink: lineSink), nil)
         case "csv":
-            return (LineOutput(formatter: CSVFormatter(), sink: sink), nil)
+            return (LineOutput(formatter: CSVFormatter(), sink: lineSink), nil)
         default:
-            return (LineOutput(formatter: JSONLinesFormatter(), sink: sink), nil)
+            return (LineOutput(formatter: JSONLinesFormatter(), sink: lineSink), nil)
         }
     }
 }
