@@ -38,7 +38,7 @@ enum RecordCommand {
             start = time
             guard let initial else { return }
             for event in initialEvents(initial, description: device.description, at: time) {
-                try sink.write(EvemuWriter.eventLine(event, since: time))
+                try sink.write(EvemuWriter.eventLine(event, since: time) + "\n")
             }
         }
         let driver = try Driver()
@@ -54,11 +54,15 @@ enum RecordCommand {
             } catch {
                 throw CLIError.runtime(error.description)
             }
+            // One write per batch, not per event: a 16-finger pad at 1 kHz sends ~50,000 events a second.
+            var text = ""
             for event in batch.events {
                 if start == nil { try writeStart(at: event.time) }
-                try sink.write(EvemuWriter.eventLine(event, since: start ?? event.time))
+                text += EvemuWriter.eventLine(event, since: start ?? event.time)
+                text += "\n"
                 eventCount += 1
             }
+            if !text.isEmpty { try sink.write(text) }
         }
         driver.work = {
             guard let duration else { return -1 }

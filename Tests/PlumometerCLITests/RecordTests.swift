@@ -1,0 +1,114 @@
+import Foundation
+import PlumometerCore
+import PlumometerRecording
+import PlumometerTestSupport
+import Testing
+
+/// `plumometer record` writes evemu 1.3 that our replay, umockdev's evemu loader and evemu accept, and the
+/// frames read back are the frames the device produced.
+@Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"))
+struct RecordTests {
+    /// The contacts of every frame, without times (live times under umockdev are the wall clock).
+    static func contactsPerFrame(_ result: ProcessResult) throws -> [String] {
+        try CLI.jsonObjects(result).filter { $0.string("type") == "frame" }.map { frame in
+            frame.objects("contacts").map { contact in
+                ["id", "slot", "x", "y", "pressure", "rank"].map { "\(contact.int($0) ?? -999)" }.joined(separator: "/")
+                    + (contact.bool("heaviest") == true ? "*" : "")
+            }.joined(separator: " ")
+        }
+    }
+
+    @Test func recordThenReplayGivesTheSameFrames() throws {
+        let directory = try Umockdev.temporaryDirectory("record")
+        let descriptionText = try String(
+            contentsOf: Fixtures.projectFixtures.appendingPathComponent("Devices/apple-magic-trackpad-2-usb.desc"),
+            encoding: .utf8
+        )
+        let description = try RecordingReader.readDescription(text: descriptionText, fileName: "mt2.desc")
+        let node = "/dev/input/event9"
+        let files = try UmockdevDevice(description: description, node: node).write(to: directory)
+        let eventsText = try String(
+            contentsOf: Fixtures.projectFixtures.appendingPathComponent("Events/multitouch-contacts.events"),
+            encoding: .utf8
+        )
+        let events = directory.appendingPathComponent("events.evemu")
+        try Umockdev.eventsOnly(eventsText).write(to: events, atomically: true, encoding: .utf8)
+        let recording = directory.appendingPathComponent("recorded.evemu")
+        let runner = try #require(Umockdev.runner).path
+
+        let record = try ProcessRunner.run(
+            runner,
+            files.arguments(events: events)
+                + ["--", try CLI.binary, "record", "--device", node, "-o", recording.path, "--duration", "1.5"],
+            timeout: 30
+        )
+        #expect(record.status == 0, "\(record.stderr)")
+        #expect(record.stdout.isEmpty, "the recording went to the file")
+        let text = try String(contentsOf: recording, encoding: .utf8)
+        #expect(text.hasPrefix("# EVEMU 1.3\n"))
+        #expect(text.contains("N: Apple Inc. Magic Trackpad 2"))
+        // Times are relative to the first event.
+        let firstEvent = try #require(text.split(separator: "\n").first { $0.hasPrefix("E:") })
+        #expect(firstEvent.hasPrefix("E: 0.0"))
+
+        // The same device live, and the recording replayed: the same contacts frame by frame.
+        let live = try ProcessRunner.run(
+            runner,
+            files.arguments(events: events)
+                + ["--", "timeout", "--preserve-status", "-s", "TERM", "1.5", try CLI.binary, "--device", node, "-f", "jsonl"],
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
+            timeout: 30
+        )
+        let replay = try CLI.run(["replay", "--fast", "-f", "jsonl", recording.path])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let liveFrames = try Self.contactsPerFrame(live)
+        #expect(liveFrames.count >= 4)
+        #expect(try Self.contactsPerFrame(replay) == liveFrames)
+
+        // umockdev's own evemu loader replays our file into the device again: the same frames once more.
+        let again = directory.appendingPathComponent("again.evemu")
+        try Umockdev.eventsOnly(text).write(to: again, atomically: true, encoding: .utf8)
+        let relive = try ProcessRunner.run(
+            runner,
+            files.arguments(events: again)
+                + ["--", "timeout", "--preserve-status", "-s", "TERM", "1.5", try CLI.binary, "--device", node, "-f", "jsonl"],
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
+            timeout: 30
+        )
+        #expect(try Self.contactsPerFrame(relive) == liveFrames)
+    }
+
+    @Test func contactsDownWhenRecordingStartsAreInTheRecording() throws {
+        let directory = try Umockdev.temporaryDirectory("record-initial")
+        let descriptionText = try String(
+            contentsOf: Fixtures.projectFixtures.appendingPathComponent("Devices/apple-silicon-internal-trackpad.desc"),
+            encoding: .utf8
+        )
+        let description = try RecordingReader.readDescription(text: descriptionText, fileName: "asi.desc")
+        var slots = Array(repeating: [AbsoluteAxis: Int32](), count: 16)
+        slots[3] = [.mtTrackingID: 42, .mtPositionX: 120, .mtPositionY: -80, .mtPressure: 77]
+        let node = "/dev/input/event4"
+        let files = try UmockdevDevice(
+            description: description, node: node, slotValues: slots, keysDown: [.btnTouch, .btnToolFinger]
+        ).write(to: directory)
+        let eventsText = try String(
+            contentsOf: Fixtures.projectFixtures.appendingPathComponent("Events/resting-contact.events"), encoding: .utf8
+        )
+        let events = directory.appendingPathComponent("events.evemu")
+        try Umockdev.eventsOnly(eventsText).write(to: events, atomically: true, encoding: .utf8)
+        let recording = directory.appendingPathComponent("recorded.evemu")
+        let record = try ProcessRunner.run(
+            try #require(Umockdev.runner).path,
+            files.arguments(events: events)
+                + ["--", try CLI.binary, "record", "--device", node, "-o", recording.path, "--duration", "1"],
+            timeout: 30
+        )
+        #expect(record.status == 0, "\(record.stderr)")
+        let replay = try CLI.run(["replay", "--fast", "-f", "jsonl", recording.path])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let frames = try CLI.jsonObjects(replay).filter { $0.string("type") == "frame" }
+        #expect(frames.first?.objects("contacts").first?.int("id") == 42, "the resting contact opens the recording")
+        #expect(frames.first?.objects("contacts").first?.int("pressure") == 77)
+        #expect(frames.last?.objects("contacts").first?.int("pressure") == 55)
+    }
+}
