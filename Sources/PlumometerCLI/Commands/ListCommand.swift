@@ -37,10 +37,11 @@ enum ListCommand {
             }
         }
         lines.append("  sensing:   " + device.sensing.rawValue)
-        if let classification = device.classification { lines.append("             " + classification.reason) }
-        var verdict = "  verdict:   " + device.verdict.label
-        if let reason = device.verdict.reason, device.classification?.reason != reason { verdict += ": " + reason }
-        lines.append(verdict)
+        if device.isUsable, let classification = device.classification {
+            lines.append("             " + classification.reason)
+        }
+        // A device that is not usable says why once, in its verdict.
+        lines.append("  verdict:   " + device.verdict.label + (device.verdict.reason.map { ": " + $0 } ?? ""))
         return lines.joined(separator: "\n") + "\n\n"
     }
 
