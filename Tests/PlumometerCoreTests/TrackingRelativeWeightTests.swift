@@ -80,6 +80,29 @@ struct TrackingRelativeWeightTests {
         #expect(tracker.consume(frame(0.2, [(1, 0), (2, 250)])).heaviest?.id == 2)
     }
 
+    @Test("with grams known the margin is the smaller of 1% of full scale and 2 g")
+    func heaviestMarginInGrams() {
+        // A 6 kg pad reporting 1 unit per gram: 1% of full scale would be 60 g.
+        var tracker = WeightTracker(pressureRange: AxisInfo(minimum: 0, maximum: 6000, resolution: 1))
+        _ = tracker.consume(frame(0, [(1, 71)]))
+        var reading = tracker.consume(frame(0.01, [(1, 71), (2, 72)]))
+        #expect(reading[id: 1]?.heaviest == true, "a 1 g lead is within the 2 g margin")
+        reading = tracker.consume(frame(0.02, [(1, 71), (2, 84)]))
+        #expect(reading[id: 2]?.heaviest == true, "a 13 g lead moves the mark")
+
+        // A 0..253 pad calibrated at 0.1 g per unit: 2 g would be 20 units, more than 1% (2.53 units).
+        let device = DeviceIdentity(bus: 3, vendor: 0x05ac, product: 0x0265, version: 1, name: "pad")
+        let range = AxisInfo(minimum: 0, maximum: 253)
+        let calibration = try! Calibration.fit(
+            points: [CalibrationPoint(pressure: 0, grams: 0), CalibrationPoint(pressure: 200, grams: 20)],
+            device: device, pressureRange: range
+        )
+        var calibrated = WeightTracker(pressureRange: range, calibration: calibration)
+        _ = calibrated.consume(frame(0, [(1, 100), (2, 99)]))
+        reading = calibrated.consume(frame(0.01, [(1, 100), (2, 104)]))
+        #expect(reading[id: 2]?.heaviest == true, "4 units is more than 1% of full scale, though only 0.4 g")
+    }
+
     @Test("when the holder lifts, the mark goes to the largest remaining contact")
     func holderLifts() throws {
         var tracker = WeightTracker(pressureRange: range1000)

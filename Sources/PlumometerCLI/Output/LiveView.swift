@@ -98,23 +98,26 @@ final class LiveView: ReadingOutput {
     func render() -> String {
         var lines: [String] = []
         let width = max(40, columns())
+        // Every line is cut to the width less one column, so the terminal never wraps and redraws stay in place.
+        let fit = { (text: String) -> String in String(text.prefix(width - 1)) }
         if let record {
-            lines.append(style("1", "plumometer") + "  " + record.description.name + "  " + record.path)
+            lines.append(style("1", "plumometer") + String(("  " + record.description.name + "  " + record.path).prefix(width - 11)))
             var detail = record.classification.reason
             switch record.gramsSource {
             case .none: break
-            case .resolution(let resolution): detail += "  grams from the axis resolution (\(resolution)/g)"
-            case .calibration: detail += "  grams from a calibration profile"
+            case .resolution(let resolution): detail += " Grams from the axis resolution (\(resolution)/g)."
+            case .calibration: detail += " Grams from a calibration profile."
             }
-            lines.append(style("2", String(detail.prefix(width))))
+            lines.append(style("2", fit(detail)))
         } else {
             lines.append(style("1", "plumometer") + "  waiting for a device")
         }
         lines.append("")
         if let removedPath {
-            lines.append("  " + removedPath + " was removed; waiting for it to come back.")
+            lines.append(fit("  " + removedPath + " was removed; waiting for it to come back."))
         } else if let latest, !latest.contacts.isEmpty {
-            let barWidth = min(60, max(10, width - 46))
+            // The rest of a contact line takes 50 columns (id, percent, weight, state, the heaviest mark).
+            let barWidth = min(60, max(10, width - 51))
             let largest = latest.contacts.map(\.force).max() ?? 0
             while barScale < 1 && largest > barScale {
                 barScale = Self.nextScale(after: barScale)
@@ -123,17 +126,18 @@ final class LiveView: ReadingOutput {
                 lines.append(contactLine(contact, barWidth: barWidth))
             }
         } else {
-            lines.append("  Nothing on the surface. Place objects; only conductive ones (fingers, coins, fruit) register.")
+            lines.append(fit("  Nothing on the surface. Place objects; only conductive ones (fingers, coins, fruit) register."))
         }
         lines.append("")
-        var statusLine = "[t] tare  [c] clear tare  [q] quit   full bar = " + NumberText.fixed(barScale * 100, 0) + "% of full scale"
+        var statusLine = ""
         if let latest {
-            statusLine += "   \(latest.contacts.count) contact" + (latest.contacts.count == 1 ? "" : "s")
-            statusLine += "   t=" + NumberText.seconds(latest.time) + "   #\(sequence)"
-            if latest.resync { statusLine += "   resynchronised" }
+            statusLine += "\(latest.contacts.count) contact" + (latest.contacts.count == 1 ? "" : "s")
+            statusLine += "  t=" + NumberText.seconds(latest.time) + "  #\(sequence)   "
+            if latest.resync { statusLine += "resynchronised   " }
         }
-        if !message.isEmpty { statusLine += "   " + message }
-        lines.append(style("2", statusLine))
+        if !message.isEmpty { statusLine += message + "   " }
+        statusLine += "[t] tare [c] clear [q] quit   bar: " + NumberText.fixed(barScale * 100, 0) + "% of full scale"
+        lines.append(style("2", fit(statusLine)))
         return "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
     }
 

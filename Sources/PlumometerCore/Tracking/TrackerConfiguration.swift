@@ -28,6 +28,9 @@ public struct TrackerConfiguration: Sendable, Hashable {
     /// How far (a fraction of full scale) another contact must exceed the current heaviest before the heaviest mark
     /// moves to it. Keeps two nearly equal objects from trading the mark at every frame.
     public var heaviestMargin: Double = 0.01
+    /// When grams are known, the margin is the smaller of ``heaviestMargin`` and this many grams: 1% of a 6 kg pad
+    /// is 60 g, far too coarse to tell plums apart, while 2 g is above the noise of any pad that reports grams.
+    public var heaviestMarginGrams: Double = 2
     /// How far (a fraction of full scale) a contact's value may wander and still count as resting, when no grams
     /// are known.
     public var stabilityTolerance: Double = 0.01

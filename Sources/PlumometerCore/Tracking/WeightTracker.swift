@@ -241,6 +241,21 @@ public struct WeightTracker: Sendable {
         return configuration.stabilityTolerance * pressureRange.span
     }
 
+    /// The heaviest margin as a fraction of full scale: ``TrackerConfiguration/heaviestMargin``, or the grams margin
+    /// converted through the calibration or resolution when that is smaller.
+    private var heaviestMarginForce: Double {
+        let span = pressureRange.span
+        guard span > 0 else { return configuration.heaviestMargin }
+        var gramsMarginPressure: Double?
+        if let calibration, calibration.slope.isFinite, calibration.slope != 0 {
+            gramsMarginPressure = configuration.heaviestMarginGrams / Swift.abs(calibration.slope)
+        } else if pressureRange.resolution > 0 {
+            gramsMarginPressure = configuration.heaviestMarginGrams * Double(pressureRange.resolution)
+        }
+        guard let gramsMarginPressure else { return configuration.heaviestMargin }
+        return Swift.min(configuration.heaviestMargin, gramsMarginPressure / span)
+    }
+
     private func clampedPressure(_ pressure: Double) -> Double {
         guard pressureRange.span > 0 else { return pressure }
         return Swift.min(Swift.max(pressure, Double(pressureRange.minimum)), Double(pressureRange.maximum))
@@ -318,7 +333,7 @@ public struct WeightTracker: Sendable {
             return
         }
         if let challenger = ranked.first(where: { $0.id != holderID }),
-            challenger.force - holder.force > configuration.heaviestMargin + Self.roundingAllowance
+            challenger.force - holder.force > heaviestMarginForce + Self.roundingAllowance
         {
             heaviestID = challenger.id
         }
