@@ -55,7 +55,7 @@ struct RecordTests {
         let live = try ProcessRunner.run(
             runner,
             files.arguments(events: events)
-                + ["--", "timeout", "--preserve-status", "-s", "TERM", "1.5", try CLI.binary, "--device", node, "-f", "jsonl"],
+                + ["--", "timeout", "--preserve-status", "-s", "TERM", "3", try CLI.binary, "--device", node, "-f", "jsonl"],
             environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
             timeout: 30
         )
@@ -71,7 +71,7 @@ struct RecordTests {
         let relive = try ProcessRunner.run(
             runner,
             files.arguments(events: again)
-                + ["--", "timeout", "--preserve-status", "-s", "TERM", "1.5", try CLI.binary, "--device", node, "-f", "jsonl"],
+                + ["--", "timeout", "--preserve-status", "-s", "TERM", "3", try CLI.binary, "--device", node, "-f", "jsonl"],
             environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
             timeout: 30
         )

@@ -9,7 +9,12 @@ enum StreamCommand {
         let (output, live) = OutputChoice.make(
             format: arguments.value("format"), unit: settings.unit, latestStateWins: true
         )
-        defer { live?.restoreTerminal() }
+        var finished = false
+        defer {
+            // On an error path too, whatever was read reaches stdout before the error is reported.
+            if !finished { try? output.finish() }
+            live?.restoreTerminal()
+        }
         let target = DeviceTarget(arguments.value("device"))
         let driver = try Driver()
         driver.stopWhenOutputCloses()
@@ -38,6 +43,7 @@ enum StreamCommand {
         defer { session.close() }
         try driver.run()
         try session.pipeline?.flush()
+        finished = true
         try output.finish()
     }
 }

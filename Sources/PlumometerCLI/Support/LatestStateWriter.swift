@@ -41,7 +41,8 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
 
     init(sink: OutputSink) {
         self.sink = sink
-        let thread = Thread { [unowned self] in self.run() }
+        // The thread holds the writer until `finish` lets it end: queued lines are never dropped with the object.
+        let thread = Thread { self.run() }
         thread.name = "plumometer stdout"
         self.thread = thread
         thread.start()
