@@ -36,6 +36,8 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
     private(set) var skipped = 0
     private var reportedSkipped = 0
     private var lastReport = MonotonicClock.now()
+    /// Entries queued behind an idle writer before frames start replacing each other.
+    static let queueLimit = 64
     /// How often, at most, stderr hears about skipped frames.
     static let reportInterval: Int64 = 5_000_000
 
@@ -54,7 +56,9 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
             condition.unlock()
             throw failure
         }
-        if droppable, let last = queue.last, last.droppable {
+        // A frame replaces the queued one only while the writer is stuck in a write (or far behind): a writer
+        // that merely has not been scheduled yet gets every frame.
+        if droppable, writing || queue.count >= Self.queueLimit, let last = queue.last, last.droppable {
             queue[queue.count - 1] = Entry(text: text, droppable: true)
             skipped += 1
         } else {
