@@ -15,7 +15,8 @@ struct StreamTests {
         keysDown: Set<KeyCode> = [],
         node: String = "/dev/input/event7",
         seconds: Double = 1.5,
-        arguments: [String] = ["-f", "jsonl"]
+        arguments: [String] = ["-f", "jsonl"],
+        shell: String? = nil
     ) throws -> ProcessResult {
         let directory = try Umockdev.temporaryDirectory("stream")
         let descriptionText = try String(contentsOf: Fixtures.projectFixtures.appendingPathComponent("Devices/" + deviceFile), encoding: .utf8)
@@ -33,12 +34,14 @@ struct StreamTests {
             try Umockdev.eventsOnly(text).write(to: url, atomically: true, encoding: .utf8)
             events = url
         }
-        // `timeout --preserve-status` delivers a real SIGTERM and passes on plumometer's own exit status.
+        // `timeout --preserve-status` delivers a real SIGTERM and passes on plumometer's own exit status; a
+        // `shell` script gets the command line as "$@" instead, to send other signals.
+        let command = [try CLI.binary, "--device", node] + arguments
+        let program = shell.map { ["/bin/bash", "-c", $0, "bash"] }
+            ?? ["timeout", "--preserve-status", "-s", "TERM", String(seconds)]
         return try ProcessRunner.run(
             try #require(Umockdev.runner).path,
-            files.arguments(events: events)
-                + ["--", "timeout", "--preserve-status", "-s", "TERM", String(seconds), try CLI.binary, "--device", node]
-                + arguments,
+            files.arguments(events: events) + ["--"] + program + command,
             environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
             timeout: 30
         )
@@ -94,5 +97,14 @@ struct StreamTests {
         #expect(result.status == 0)
         #expect(result.stdoutLines.first?.hasPrefix("# /dev/input/event7: ") == true)
         #expect(result.stdout.contains("*heaviest*"))
+    }
+
+    @Test func sighupReopensTheDevice() throws {
+        let script = "\"$@\" & pid=$!; sleep 1; kill -HUP $pid; sleep 1; kill -TERM $pid; wait $pid"
+        let result = try Self.stream(device: "apple-silicon-internal-trackpad.desc", events: nil, shell: script)
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try CLI.jsonObjects(result)
+        #expect(records.filter { $0.string("type") == "device" }.count == 2, "a fresh device record after SIGHUP")
+        #expect(result.stderr.contains("SIGHUP: reopening /dev/input/event7"))
     }
 }
