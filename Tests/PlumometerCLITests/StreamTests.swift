@@ -107,4 +107,17 @@ struct StreamTests {
         #expect(records.filter { $0.string("type") == "device" }.count == 2, "a fresh device record after SIGHUP")
         #expect(result.stderr.contains("SIGHUP: reopening /dev/input/event7"))
     }
+
+    /// Regression: the stdout writer thread was started before the signals were blocked, so a SIGTERM that the
+    /// kernel handed to that thread killed the process (status 143) instead of stopping it cleanly.
+    @Test(arguments: [["-f", "jsonl"], ["-f", "csv", "--grab"], ["-f", "text"]])
+    func aSilentDeviceStopsCleanlyOnSIGTERM(arguments: [String]) throws {
+        for _ in 0..<3 {
+            let result = try Self.stream(
+                device: "apple-silicon-internal-trackpad.desc", events: nil, seconds: 0.5, arguments: arguments
+            )
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.signal == nil)
+        }
+    }
 }

@@ -6,6 +6,10 @@ import PlumometerLinux
 enum StreamCommand {
     static func run(_ arguments: ParsedArguments) throws {
         let settings = try arguments.readingSettings(command: "stream")
+        // The loop blocks SIGINT/SIGTERM/SIGHUP for this thread and reads them from a signalfd; it must exist before
+        // any other thread (the stdout writer), which then inherits the blocked mask. A thread that did not would
+        // take the default action for a SIGTERM: death mid-line.
+        let driver = try Driver()
         let (output, live) = OutputChoice.make(
             format: arguments.value("format"), unit: settings.unit, latestStateWins: true
         )
@@ -16,7 +20,6 @@ enum StreamCommand {
             live?.restoreTerminal()
         }
         let target = DeviceTarget(arguments.value("device"))
-        let driver = try Driver()
         driver.stopWhenOutputCloses()
         let session = StreamSession(
             target: target, grab: arguments.has("grab"), settings: settings, output: output, driver: driver
