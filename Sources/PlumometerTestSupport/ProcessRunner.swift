@@ -20,6 +20,16 @@ public struct ProcessResult: Sendable, Hashable {
 
 /// Runs a program to completion with a timeout, capturing its output, so that tests never hang.
 public enum ProcessRunner {
+    /// Unblocks every signal, restores the dispositions Python changes, then becomes the program (looked up in
+    /// `PATH` when it has no slash).
+    public static let cleanSignals = """
+        import os, signal, sys
+        signal.pthread_sigmask(signal.SIG_SETMASK, set())
+        for number in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT):
+            signal.signal(number, signal.SIG_DFL)
+        os.execvp(sys.argv[1], sys.argv[1:])
+        """
+
     /// Runs `executable` with `arguments`.
     ///
     /// - Parameters:
@@ -40,12 +50,11 @@ public enum ProcessRunner {
         currentDirectory: URL? = nil
     ) throws -> ProcessResult {
         let process = Process()
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        }
-        process.arguments = executable.contains("/") ? arguments : [executable] + arguments
+        // The test runner blocks nearly every signal, and a child inherits that mask, which would hide bugs where a
+        // thread of the program under test takes a signal's default action. Children start as from a shell instead:
+        // no signal blocked, default dispositions.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", Self.cleanSignals, executable] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let outPipe = Pipe()

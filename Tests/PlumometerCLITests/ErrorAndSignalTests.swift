@@ -67,8 +67,9 @@ import Glibc
     @Test(arguments: [SIGINT, SIGTERM])
     func signalStopsCleanlyWithCompleteLines(signal: Int32) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try CLI.binary)
-        process.arguments = ["demo", "-f", "jsonl", "--speed", "2"]
+        // Started as a shell would: no signal blocked (the test runner blocks most, and children inherit that).
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", ProcessRunner.cleanSignals, try CLI.binary, "demo", "-f", "jsonl", "--speed", "2"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = Pipe()
