@@ -58,11 +58,16 @@ enum Commands {
         summary: "Replay an evemu or `libinput record` recording through the same pipeline as a live device.",
         options: [
             OptionSpec("device", short: "d", value: "NAME", help: "With several devices in one recording: which one (index, or a substring of its name)."),
+            OptionSpec("desc", value: "FILE", help: "The evemu device description for a FILE that holds only events (default: a .desc beside it)."),
             OptionSpec("speed", value: "X", help: "Replay X times faster than recorded (default 1)."),
             OptionSpec("fast", help: "Replay as fast as possible."),
         ] + readingOptions,
         positionals: [PositionalSpec(name: "FILE", help: "the recording to replay (evemu or libinput record YAML).", required: true)],
-        examples: ["plumometer replay --fast -f jsonl session.evemu"]
+        examples: [
+            "plumometer replay --fast -f jsonl session.evemu",
+            "plumometer replay --desc touchpad.desc touchpad.tap.events",
+            "plumometer replay -d 1 libinput-record.yml",
+        ]
     )
 
     static let record = CommandSpec(

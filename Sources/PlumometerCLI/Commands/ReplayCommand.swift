@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import PlumometerCore
 import PlumometerRecording
@@ -8,7 +9,7 @@ enum ReplayCommand {
         let path = arguments.positionals[0]
         let settings = try arguments.readingSettings(command: "replay")
         let pacing = try Pacing(arguments, command: "replay")
-        let device = try RecordingFile.device(path, selector: arguments.value("device"))
+        let device = try RecordingFile.device(path, selector: arguments.value("device"), description: arguments.value("desc"))
         try ReplaySession.play(device, settings: settings, pacing: pacing, format: arguments.value("format"))
     }
 }
@@ -151,13 +152,55 @@ enum ReplaySession {
 
 /// Recordings on disk: read, parsed, one device picked, every failure a sentence naming the file.
 enum RecordingFile {
-    static func device(_ path: String, selector: String?) throws -> RecordedDevice {
+    /// The device to replay from `path`: a single-file recording, or a bare evemu events file with its
+    /// description given by `description` or found beside it (`NAME.tap.events` → `NAME.tap.desc`, `NAME.desc`).
+    static func device(_ path: String, selector: String?, description: String? = nil) throws -> RecordedDevice {
         let bytes = try FileText.read(path)
+        let descriptionPath = try description ?? (isBareEvents(bytes) ? companionDescription(of: path) : nil)
+        let descriptionText = try descriptionPath.map { String(decoding: try FileText.read($0), as: UTF8.self) } ?? ""
         do throws(RecordingError) {
-            return try RecordingReader.read(bytes: bytes, fileName: path).device(selector)
+            guard let descriptionPath else {
+                return try RecordingReader.read(bytes: bytes, fileName: path).device(selector)
+            }
+            return try RecordingReader.read(
+                descriptionText: descriptionText,
+                eventsText: String(decoding: bytes, as: UTF8.self),
+                fileName: descriptionPath,
+                eventsFileName: path
+            ).device(selector)
         } catch {
             throw CLIError.runtime(error.description)
         }
+    }
+
+    /// Whether the file's first line that is not blank or a comment is an `E:` line: events without a device.
+    static func isBareEvents(_ bytes: [UInt8]) -> Bool {
+        for line in bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 64) {
+            let text = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            if text.isEmpty || text.first == UInt8(ascii: "#") || text.first == UInt8(ascii: "\r") { continue }
+            return text.starts(with: Array("E:".utf8))
+        }
+        return false
+    }
+
+    /// The `.desc` that goes with a bare events file, as evemu recordings are shared (`X.tap.events` with
+    /// `X.desc`), or an error saying to pass `--desc`.
+    static func companionDescription(of path: String) throws -> String {
+        var stem = path.hasSuffix(".events") ? String(path.dropLast(".events".count)) : path
+        while true {
+            let candidate = stem + ".desc"
+            if FileManager.default.isReadableFile(atPath: candidate) {
+                Diagnostics.note("\(path) holds events only; describing the device with \(candidate)")
+                return candidate
+            }
+            let name = stem.split(separator: "/").last ?? ""
+            guard let dot = stem.lastIndex(of: "."), name.contains(".") else { break }
+            stem = String(stem[..<dot])
+        }
+        throw CLIError.runtime(
+            "\(path) holds events but no device description, and no .desc file was found beside it; "
+                + "name the description with --desc FILE."
+        )
     }
 }
 
