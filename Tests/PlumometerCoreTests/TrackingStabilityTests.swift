@@ -3,6 +3,17 @@ import Testing
 
 @Suite("Tracking: stability over kernel time, with and without events")
 struct TrackingStabilityTests {
+    @Test("a tick with nothing down does not become the tracker's time (a clock not yet related to the device's)")
+    func tickWithNothingDownIsIgnored() {
+        var tracker = WeightTracker(pressureRange: range1000)
+        #expect(tracker.tick(now: at(1_000)) == nil)
+        _ = tracker.consume(frame(1.0, [(1, 500)]))
+        _ = tracker.consume(frame(1.1, [(1, 700)]))
+        #expect(tracker.tick(now: at(1.2)) == nil, "0.1 s after a change: still settling")
+        #expect(tracker.current[id: 1]?.stable == false)
+        #expect(tracker.tick(now: at(1.7))?[id: 1]?.stable == true)
+    }
+
     @Test("a resting contact becomes stable through tick alone, and tick reports only changes")
     func tickWithoutEvents() throws {
         var tracker = WeightTracker(pressureRange: range1000)

@@ -197,6 +197,8 @@ struct CalibrationSource {
                 }
             }
             driver.work = {
+                // Only once something is down: stability needs the device's clock, known from its first event.
+                guard !tracker.current.contacts.isEmpty else { return -1 }
                 if let reading = tracker.tick(now: clock.now()), observe(reading) {
                     driver.finish()
                     return 0

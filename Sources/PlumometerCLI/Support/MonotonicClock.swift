@@ -4,9 +4,14 @@ public import PlumometerCore
 /// `CLOCK_MONOTONIC`, the clock evdev devices stamp events with once asked to.
 enum MonotonicClock {
     /// Now, in microseconds.
-    static func now() -> EventTime {
+    static func now() -> EventTime { read(CLOCK_MONOTONIC) }
+
+    /// `CLOCK_REALTIME`: the clock evdev stamps events with by default.
+    static func realtime() -> EventTime { read(CLOCK_REALTIME) }
+
+    private static func read(_ clock: clockid_t) -> EventTime {
         var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
+        clock_gettime(clock, &spec)
         return EventTime(seconds: Int64(spec.tv_sec), microseconds: Int64(spec.tv_nsec) / 1_000)
     }
 }
@@ -29,11 +34,12 @@ struct DeviceClock {
         lastEventSeenAt = MonotonicClock.now()
     }
 
-    /// The device's idea of now.
+    /// The device's idea of now: its clock when that is known to be `CLOCK_MONOTONIC`, else extrapolated from the
+    /// last event seen, else `CLOCK_REALTIME`, the clock evdev uses unless asked otherwise.
     func now() -> EventTime {
         let monotonic = MonotonicClock.now()
         if deviceUsesMonotonic { return monotonic }
-        guard let lastEvent else { return monotonic }
+        guard let lastEvent else { return MonotonicClock.realtime() }
         return EventTime(microseconds: lastEvent.microseconds + (monotonic.microseconds - lastEventSeenAt.microseconds))
     }
 }

@@ -108,6 +108,9 @@ public struct WeightTracker: Sendable {
     /// times out, or between events of a recording). A time earlier than the last frame counts as that frame's time.
     /// - Returns: a new reading stamped `now` (or the last frame's time, if later) when some contact's `stable` changed, else nil.
     public mutating func tick(now: EventTime) -> Reading? {
+        // With nothing down there is nothing to re-evaluate, and a `now` taken before the first event (when the
+        // caller cannot yet relate its clock to the device's) must not become the tracker's idea of the time.
+        guard !contacts.isEmpty else { return nil }
         let time = latestTime.map { Swift.max($0, now) } ?? now
         latestTime = time
         var changed = false
