@@ -38,6 +38,10 @@ public enum CommandLineTool {
                 try OutputSink.standardOutput().write(Commands.overview)
                 return
             }
+            if name == "help" || name == "version" {
+                try OutputSink.standardOutput().write(Commands.overview)
+                return
+            }
             guard let command = Commands.named(name) else { throw unknownCommand(name) }
             try OutputSink.standardOutput().write(Commands.help(for: command))
             return

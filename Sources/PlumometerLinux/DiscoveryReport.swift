@@ -48,9 +48,13 @@ public struct DiscoveryReport: Sendable {
     public var whyNothingUsable: String {
         if best != nil { return "" }
         let considered = devices.filter { if case .skipped = $0.verdict { false } else { true } }
+        if scannedCount == 0 {
+            return "No input devices at all: /dev/input is empty or udev cannot see it (a container without "
+                + "devices?). On real hardware, check that the touchpad works in your desktop first."
+        }
         if considered.isEmpty {
             return "No touchpad, touchscreen or pen tablet was found among \(scannedCount) input device(s); "
-                + "run `plumometer list --all` to see every device and why it was skipped."
+                + "'plumometer list --all' shows every device and why it was skipped."
         }
         let denied = considered.filter {
             if case .unopenable(let error) = $0.verdict, error.code == .permissionDenied { true } else { false }
@@ -59,7 +63,7 @@ public struct DiscoveryReport: Sendable {
             let nodes = denied.map { "\($0.node) (\($0.name))" }.joined(separator: ", ")
             return "Permission denied opening \(nodes). Install the udev rule udev/70-plumometer.rules as "
                 + "\(Self.ruleFile) (scripts/install.sh does it), then unplug and replug the device or log out and "
-                + "in; see \(Self.permissionsDoc). Adding yourself to the `input` group also works but exposes "
+                + "in; see \(Self.permissionsDoc). Adding yourself to the 'input' group also works but exposes "
                 + "every keyboard to every program you run."
         }
         let lines = considered.map { "\($0.node) (\($0.name)): \($0.verdict.reason ?? $0.verdict.label)" }

@@ -45,6 +45,7 @@ enum Commands {
         options: [
             OptionSpec("format", short: "f", value: "FORMAT", choices: ["text", "json"], help: "Output format (default text)."),
             OptionSpec("all", short: "a", help: "Also list devices skipped without being opened (keyboards, mice, ...) and why."),
+            OptionSpec("quiet", short: "q", help: "Print nothing on stderr except errors."),
         ],
         discussion: """
             Devices are found through udev. Only touchpads, touchscreens and tablets with a pressure axis are \
@@ -112,14 +113,11 @@ enum Commands {
         name: "demo",
         summary: "Replay the bundled recording of a weighing session (no hardware needed).",
         options: [
-            formatOption,
             OptionSpec("speed", value: "X", help: "Replay X times faster than recorded (default 1)."),
             OptionSpec("fast", help: "Replay as fast as possible."),
-            OptionSpec("unit", value: "UNIT", choices: ["g", "oz", "ct"], help: "Unit for weights in text and live output."),
             OptionSpec("save", value: "FILE", help: "Write the bundled recording to FILE (to look at, or to replay) and exit."),
-            OptionSpec("quiet", short: "q", help: "Print nothing on stderr except errors."),
-        ],
-        examples: ["plumometer demo", "plumometer demo --fast -f text"]
+        ] + readingOptions,
+        examples: ["plumometer demo", "plumometer demo --fast -f text", "plumometer demo --save demo.evemu"]
     )
 
     static let all: [CommandSpec] = [stream, list, replay, record, calibrate, demo]

@@ -148,13 +148,31 @@ func parse(_ arguments: [String], as spec: CommandSpec) throws(UsageError) -> Pa
             }
             option = found
         } else {
+            // getopt style: `-q`, bundled flags `-qa`, and a value attached to the last letter, `-fjson`.
             let letters = Array(argument.dropFirst())
-            guard letters.count == 1, let found = spec.option(short: letters[0]) else {
-                throw UsageError(
-                    message: "Unknown option '\(argument)'. Long options take two dashes, e.g. '-\(argument)'.",
-                    command: spec.name
-                )
+            var position = 0
+            var found: OptionSpec?
+            while position < letters.count {
+                guard let letterOption = spec.option(short: letters[position]) else {
+                    var message = "Unknown option '-\(letters[position])'"
+                    message += letters.count > 1 ? " in '\(argument)'." : "."
+                    if let guess = closestMatch(to: String(letters), among: spec.options.map(\.name)) {
+                        message += " Did you mean '--\(guess)'?"
+                    }
+                    throw UsageError(message: message, command: spec.name)
+                }
+                position += 1
+                if letterOption.isFlag && position < letters.count {
+                    result.add(letterOption.name, value: "")
+                    continue
+                }
+                if !letterOption.isFlag && position < letters.count {
+                    inlineValue = String(letters[position...])
+                    position = letters.count
+                }
+                found = letterOption
             }
+            guard let found else { continue }
             option = found
         }
         if option.isFlag {

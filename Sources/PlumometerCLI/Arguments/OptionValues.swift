@@ -1,34 +1,45 @@
 /// Typed access to option values, with the usage errors a user needs when a value is wrong.
 extension ParsedArguments {
-    /// A non-negative whole number, or nil when the option is absent.
-    func wholeNumber(_ name: String, command: String, minimum: Int = 0) throws(UsageError) -> Int? {
+    /// A whole number within `minimum...maximum`, or nil when the option is absent.
+    func wholeNumber(_ name: String, command: String, minimum: Int = 0, maximum: Int) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
-        guard let number = Int(text), number >= minimum else {
+        guard let number = Int(text), number >= minimum, number <= maximum else {
             throw UsageError(
-                message: "'\(text)' is not a valid value for '--\(name)'; expected a whole number of at least \(minimum).",
+                message: "'\(text)' is not a valid value for '--\(name)'; expected a whole number from \(minimum) to \(maximum).",
                 command: command
             )
         }
         return number
     }
 
-    /// A finite number greater than `above`, or nil when the option is absent.
-    func number(_ name: String, command: String, above: Double = 0) throws(UsageError) -> Double? {
+    /// A number greater than `above` and at most `maximum`, or nil when the option is absent.
+    ///
+    /// Every number option has an upper bound, so that no value a user can type overflows a conversion later.
+    func number(_ name: String, command: String, above: Double = 0, maximum: Double) throws(UsageError) -> Double? {
         guard let text = value(name) else { return nil }
-        guard let number = Double(text), number.isFinite, number > above else {
+        guard let number = Double(text), number.isFinite, number > above, number <= maximum else {
             throw UsageError(
-                message: "'\(text)' is not a valid value for '--\(name)'; expected a number greater than \(NumberText.fixed(above, 0)).",
+                message: "'\(text)' is not a valid value for '--\(name)'; expected a number greater than "
+                    + "\(NumberText.trimmed(above)) and at most \(NumberText.trimmed(maximum)).",
                 command: command
             )
         }
         return number
+    }
+
+    /// `--speed X`: from a thousandth of real time to a million times faster.
+    func speed(command: String) throws(UsageError) -> Double? {
+        try number("speed", command: command, above: 0.000_999, maximum: 1_000_000)
     }
 
     /// The settings that shape readings (stream, replay, demo).
     func readingSettings(command: String) throws(UsageError) -> ReadingSettings {
         var settings = ReadingSettings()
-        if let interval = try wholeNumber("interval", command: command) { settings.interval = Int64(interval) * 1_000 }
-        settings.maxContacts = try wholeNumber("max-contacts", command: command, minimum: 1)
+        // A day at most: a longer interval is a mistake, and the bound keeps the microseconds within Int64.
+        if let interval = try wholeNumber("interval", command: command, maximum: 86_400_000) {
+            settings.interval = Int64(interval) * 1_000
+        }
+        settings.maxContacts = try wholeNumber("max-contacts", command: command, minimum: 1, maximum: 4_096)
         settings.smooth = has("smooth")
         settings.tareAtStart = has("tare")
         settings.unit = value("unit").flatMap(WeightUnit.init(rawValue:)) ?? .grams

@@ -10,7 +10,8 @@ import PlumometerRecording
 /// device (or from a recording with `--replay`, which scripts the same flow).
 enum CalibrateCommand {
     static func run(_ arguments: ParsedArguments) throws {
-        let minimumRSquared = try arguments.number("min-r2", command: "calibrate", above: 0) ?? CalibrationGrade.acceptableRSquared
+        let minimumRSquared = try arguments.number("min-r2", command: "calibrate", above: 0, maximum: 1)
+            ?? CalibrationGrade.acceptableRSquared
         if arguments.has("device") && arguments.has("replay") {
             throw UsageError(message: "Give either --device or --replay, not both.", command: "calibrate")
         }
@@ -112,7 +113,7 @@ enum CalibrateCommand {
 /// Where a calibration's device identity, range and (guided) readings come from.
 struct CalibrationSource {
     enum Origin {
-        case device(String)
+        case device(EvdevDevice)
         case recording(RecordedDevice)
     }
 
@@ -126,61 +127,33 @@ struct CalibrationSource {
             description = device.description
         } else {
             let path = try DeviceTarget(arguments.value("device")).resolve()
-            let device: EvdevDevice
             do throws(DeviceError) {
-                device = try EvdevDevice(path: path)
+                let device = try EvdevDevice(path: path)
+                origin = .device(device)
+                description = device.description
             } catch {
                 throw CLIError.runtime(error.description)
             }
-            description = device.description
-            device.close()
-            origin = .device(path)
         }
     }
 
     /// Runs the guided flow and returns the captured points.
     func guided(references: [(label: String, grams: Double)]) throws -> [CalibrationPoint] {
-        var guide = CalibrationGuide(references: references, pressureRange: description.pressureRange!)
+        let guide = GuidedCalibration(references: references, pressureRange: description.pressureRange!)
         Diagnostics.writeError(guide.prompt() + "\n")
-        var tracker = WeightTracker(pressureRange: description.pressureRange!)
-        func observe(_ reading: Reading) -> Bool {
-            if let message = guide.observe(reading) {
-                Diagnostics.writeError(message + "\n")
-                if !guide.isDone { Diagnostics.writeError(guide.prompt() + "\n") }
-            }
-            return guide.isDone
-        }
         switch origin {
         case .recording(let recorded):
-            var events = recorded.events
-            var decoder = ContactDecoder(device: description)
-            var lastTick = EventTime.zero
-            var lastTime = EventTime.zero
-            do throws(RecordingError) {
-                while let event = try events.next() {
-                    lastTime = event.time
-                    if event.time.microseconds - lastTick.microseconds >= 10_000 {
-                        lastTick = event.time
-                        if let reading = tracker.tick(now: event.time), observe(reading) { break }
-                    }
-                    if let frame = decoder.consume(event), observe(tracker.consume(frame)) { break }
-                }
-            } catch {
-                throw CLIError.runtime(error.description)
+            var player = RecordingPlayer(recorded)
+            if try !player.play(until: nil, into: guide), player.failure == nil {
+                // A recording that ends with a weight at rest: let the stability window pass.
+                _ = try player.play(until: player.lastTime.adding(seconds: 1), into: guide)
             }
-            // A recording that ends with an object at rest: let the stability window pass.
-            if !guide.isDone, let reading = tracker.tick(now: lastTime.adding(seconds: 1)) { _ = observe(reading) }
-        case .device(let path):
-            let device: EvdevDevice
-            do throws(DeviceError) {
-                device = try EvdevDevice(path: path)
-            } catch {
-                throw CLIError.runtime(error.description)
-            }
+            if let failure = player.failure { throw CLIError.runtime(failure.description) }
+        case .device(let device):
             defer { device.close() }
-            var clock = DeviceClock(deviceUsesMonotonic: device.usesMonotonicClock)
             let driver = try Driver()
-            if let frame = device.initialFrame(), observe(tracker.consume(frame)) { return guide.points }
+            var clock = DeviceClock(deviceUsesMonotonic: device.usesMonotonicClock)
+            if let frame = device.initialFrame(), try guide.consume(frame) { return guide.points }
             driver.watch(device.fileDescriptor) {
                 let batch: DeviceBatch
                 do throws(DeviceError) {
@@ -190,23 +163,27 @@ struct CalibrationSource {
                 }
                 for frame in batch.frames {
                     clock.observed(frame.time)
-                    if observe(tracker.consume(frame)) {
+                    if try guide.consume(frame) {
                         driver.finish()
                         return
                     }
                 }
             }
             driver.work = {
-                // Only once something is down: stability needs the device's clock, known from its first event.
-                guard !tracker.current.contacts.isEmpty else { return -1 }
-                if let reading = tracker.tick(now: clock.now()), observe(reading) {
-                    driver.finish()
+                // Ticks at the tracker's deadlines only: it has one once something is down, by which time the
+                // device's clock is known from its events.
+                guard let deadline = guide.nextDeadline else { return -1 }
+                let now = clock.now()
+                if deadline <= now {
+                    if try guide.tick(now: deadline) { driver.finish() }
                     return 0
                 }
-                return 100
+                return pollTimeout(microseconds: deadline.microseconds - now.microseconds)
             }
             try driver.run()
-            if driver.stoppedBySignal { throw CLIError.runtime("calibration interrupted; nothing was saved.") }
+            if driver.stoppedBySignal {
+                throw CLIError.runtime("calibration interrupted before every weight was captured; nothing was saved.")
+            }
         }
         guard guide.isDone else {
             throw CLIError.runtime(
@@ -218,13 +195,15 @@ struct CalibrationSource {
     }
 }
 
-/// The guided calibration as a state machine over readings: capture the carrier, then each reference weight,
-/// each once the total pressure is stable and has changed clearly since the last capture.
-struct CalibrationGuide {
+/// The guided calibration as a consumer of frames: capture the carrier, then each reference weight, each once
+/// every contact is stable and the total pressure has risen clearly since the last capture.
+final class GuidedCalibration: FrameConsumer {
     let steps: [(label: String, grams: Double)]
     private(set) var points: [CalibrationPoint] = []
-    /// The smallest change in total raw pressure that counts as "a weight was added": 2% of full scale.
-    let minimumChange: Double
+    private var tracker: WeightTracker
+    /// The smallest rise in total raw pressure that counts as "a weight was added": twice the stability tolerance
+    /// (4 g on a pad that reports grams, 2% of full scale otherwise), so a single coin registers.
+    let minimumRise: Double
 
     init(references: [(label: String, grams: Double)], pressureRange: AxisInfo) {
         var cumulative = 0.0
@@ -234,7 +213,8 @@ struct CalibrationGuide {
             steps.append((reference.label, cumulative))
         }
         self.steps = steps
-        self.minimumChange = max(1, pressureRange.span * 0.02)
+        self.tracker = WeightTracker(pressureRange: pressureRange)
+        self.minimumRise = Swift.max(1, 2 * tracker.stabilityTolerancePressure)
     }
 
     var isDone: Bool { points.count == steps.count }
@@ -246,13 +226,27 @@ struct CalibrationGuide {
             + NumberText.fixed(step.grams, 2) + " g) and keep still."
     }
 
-    /// Looks at a reading; returns a message when a point was captured.
-    mutating func observe(_ reading: Reading) -> String? {
-        guard !isDone, !reading.contacts.isEmpty, reading.contacts.allSatisfy(\.stable) else { return nil }
+    func consume(_ frame: ContactFrame) throws -> Bool { observe(tracker.consume(frame)) }
+
+    func tick(now: EventTime) throws -> Bool {
+        guard let reading = tracker.tick(now: now) else { return false }
+        return observe(reading)
+    }
+
+    var nextDeadline: EventTime? { tracker.nextStabilityDeadline }
+
+    /// Captures a point when the reading is stable and clearly heavier than the last; true when done.
+    private func observe(_ reading: Reading) -> Bool {
+        guard !isDone, !reading.contacts.isEmpty, reading.contacts.allSatisfy(\.stable) else { return isDone }
         let total = reading.contacts.reduce(0.0) { $0 + Double($1.pressure) }
-        if let last = points.last, Swift.abs(total - last.pressure) < minimumChange { return nil }
+        // Only a rise counts: a weight lifted, or a carrier shifting lighter, is not the next reference.
+        if let last = points.last, total - last.pressure < minimumRise { return false }
         let step = steps[points.count]
         points.append(CalibrationPoint(pressure: total, grams: step.grams))
-        return "  captured: pressure " + NumberText.fixed(total, 0) + " for " + NumberText.fixed(step.grams, 2) + " g"
+        Diagnostics.writeError(
+            "  captured: pressure " + NumberText.fixed(total, 0) + " for " + NumberText.fixed(step.grams, 2) + " g\n"
+        )
+        if !isDone { Diagnostics.writeError(prompt() + "\n") }
+        return isDone
     }
 }

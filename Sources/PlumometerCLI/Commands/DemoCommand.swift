@@ -9,8 +9,7 @@ enum DemoCommand {
             Diagnostics.note("wrote the demo recording to \(path); replay it with 'plumometer replay \(path)'")
             return
         }
-        var settings = ReadingSettings()
-        settings.unit = arguments.value("unit").flatMap(WeightUnit.init(rawValue:)) ?? .grams
+        let settings = try arguments.readingSettings(command: "demo")
         let pacing = try Pacing(arguments, command: "demo")
         let recording: Recording
         do throws(RecordingError) {

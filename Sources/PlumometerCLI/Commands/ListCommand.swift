@@ -16,7 +16,6 @@ enum ListCommand {
             try sink.write("[" + devices.map(json).joined(separator: ",") + "]\n")
         } else {
             try sink.write(devices.map(text).joined())
-            if devices.isEmpty { try sink.write("no input devices with a pressure axis were found\n") }
         }
         if report.best == nil {
             Diagnostics.note(report.whyNothingUsable)

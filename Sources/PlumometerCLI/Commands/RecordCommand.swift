@@ -7,7 +7,8 @@ import PlumometerRecording
 /// that evemu-play, umockdev's evemu loader and `plumometer replay` accept.
 enum RecordCommand {
     static func run(_ arguments: ParsedArguments) throws {
-        let duration = try arguments.number("duration", command: "record")
+        // A year at most: enough for any recording, and within Int64 microseconds.
+        let duration = try arguments.number("duration", command: "record", maximum: 31_536_000)
         let path = try DeviceTarget(arguments.value("device")).resolve()
         let device: EvdevDevice
         do throws(DeviceError) {

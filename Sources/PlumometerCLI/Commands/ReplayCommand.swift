@@ -28,7 +28,7 @@ struct Pacing {
             }
             speed = nil
         } else {
-            speed = try arguments.number("speed", command: command) ?? 1
+            speed = try arguments.speed(command: command) ?? 1
         }
     }
 }
@@ -39,21 +39,20 @@ enum ReplaySession {
     static let fastBatch = 4_096
 
     static func play(_ device: RecordedDevice, settings: ReadingSettings, pacing: Pacing, format: String?) throws {
-        var events = device.events
         let description = device.description
+        guard description.pressureAxis != nil else {
+            throw CLIError.runtime(
+                "\(description.path) ('\(description.name)') has no pressure axis (neither ABS_MT_PRESSURE nor ABS_PRESSURE), so it cannot weigh anything."
+            )
+        }
+        // The loop blocks the signals it reads; it exists before anything else.
+        let driver = try Driver()
+        driver.stopWhenOutputCloses()
         let (output, live) = OutputChoice.make(format: format, unit: settings.unit)
         defer { live?.restoreTerminal() }
         let calibration = try ProfileStore.calibration(for: description, explicitPath: settings.profilePath)
-        var decoder = ContactDecoder(device: description)
-        let driver = try Driver()
-        driver.stopWhenOutputCloses()
-        var first: RawEvent?
-        do throws(RecordingError) {
-            first = try events.next()
-        } catch {
-            throw CLIError.runtime(error.description)
-        }
-        let startTime = first?.time ?? .zero
+        var player = RecordingPlayer(device)
+        let startTime = player.startTime
         let record = DeviceRecord(
             path: description.path,
             description: description,
@@ -61,73 +60,28 @@ enum ReplaySession {
             classification: DeviceClassifier.classify(description),
             gramsSource: gramsSource(description, calibration?.1)
         )
-        let pipeline = ReadingPipeline(
-            record: record, calibration: calibration?.0, settings: settings, output: output
-        )
-        try pipeline.start()
-        let keyboard = live != nil ? RawKeyboard(fd: STDIN_FILENO) : nil
+        let pipeline = ReadingPipeline(record: record, calibration: calibration?.0, settings: settings, output: output)
+        try pipeline.start(.atFirstFrame)
+        let keyboard = live != nil ? LiveKeys.attach(to: driver, pipeline: { pipeline }) : nil
         defer { keyboard?.restore() }
-        if let keyboard {
-            driver.watch(keyboard.fileDescriptor) {
-                for key in keyboard.readKeys() {
-                    switch key {
-                    case UInt8(ascii: "t"): pipeline.tare()
-                    case UInt8(ascii: "c"): pipeline.clearTare()
-                    case UInt8(ascii: "q"): driver.finish()
-                    default: break
-                    }
-                }
-            }
-        }
         let wallStart = MonotonicClock.now()
-        var next = first
-        var lastTick = startTime
-        var parseError: RecordingError?
-        /// The device time that corresponds to now on the wall clock (real-time and sped-up replay).
-        func deviceNow() -> EventTime {
-            let elapsed = Double(MonotonicClock.now().microseconds - wallStart.microseconds) * (pacing.speed ?? 1)
-            return EventTime(microseconds: startTime.microseconds + Int64(elapsed))
-        }
-        func feed(_ event: RawEvent) throws {
-            if event.time.microseconds - lastTick.microseconds >= 10_000 {
-                lastTick = event.time
-                try pipeline.tick(now: event.time)
-            }
-            if let frame = decoder.consume(event) {
-                try pipeline.consume(frame)
-            }
-        }
-        func advance() -> RawEvent? {
-            do throws(RecordingError) {
-                return try events.next()
-            } catch {
-                parseError = error
-                return nil
-            }
-        }
         driver.work = {
             if let speed = pacing.speed {
-                let now = deviceNow()
-                while let event = next {
-                    let due = startTime.microseconds + Int64(Double(event.time.microseconds - startTime.microseconds))
-                    if due > now.microseconds {
-                        try output.idle(now: MonotonicClock.now())
-                        if pipeline.wantsTicks { try pipeline.tick(now: now) }
-                        let wait = Int64(Double(due - now.microseconds) / speed)
-                        let idle = output.idleDeadline(now: MonotonicClock.now())
-                        return pollTimeout(microseconds: min(wait, idle ?? wait, pipeline.wantsTicks ? 50_000 : wait))
-                    }
-                    try feed(event)
-                    next = advance()
+                // The device time that corresponds to now on the wall clock.
+                let elapsed = Double(MonotonicClock.now().microseconds - wallStart.microseconds) * speed
+                let now = EventTime(microseconds: startTime.microseconds + clampedMicroseconds(elapsed))
+                _ = try player.play(until: now, into: pipeline)
+                try output.idle(now: MonotonicClock.now())
+                if let next = player.next {
+                    var due = next.time
+                    if let deadline = pipeline.nextDeadline { due = Swift.min(due, deadline) }
+                    let wait = clampedMicroseconds(Double(due.microseconds - now.microseconds) / speed)
+                    let idle = output.idleDeadline(now: MonotonicClock.now())
+                    return pollTimeout(microseconds: Swift.min(wait, idle ?? wait))
                 }
             } else {
-                var handled = 0
-                while let event = next, handled < fastBatch {
-                    try feed(event)
-                    next = advance()
-                    handled += 1
-                }
-                if next != nil { return 0 }
+                _ = try player.play(until: nil, limit: fastBatch, into: pipeline)
+                if !player.isFinished { return 0 }
             }
             try pipeline.flush()
             try output.idle(now: MonotonicClock.now())
@@ -137,8 +91,8 @@ enum ReplaySession {
         try driver.run()
         try pipeline.flush()
         try output.finish()
-        if let parseError {
-            throw CLIError.runtime(parseError.description)
+        if let failure = player.failure {
+            throw CLIError.runtime(failure.description)
         }
         if driver.stoppedBySignal { Diagnostics.note("stopped") }
     }
@@ -148,6 +102,13 @@ enum ReplaySession {
         if let range = description.pressureRange, range.resolution > 0 { return .resolution(range.resolution) }
         return .none
     }
+}
+
+/// `value` microseconds as an Int64, clamped instead of trapping: user-supplied speeds and recorded times can
+/// make any product huge.
+func clampedMicroseconds(_ value: Double) -> Int64 {
+    guard value.isFinite else { return value > 0 ? Int64.max / 2 : 0 }
+    return Int64(Swift.max(Swift.min(value, 4.0e18), -4.0e18))
 }
 
 /// Recordings on disk: read, parsed, one device picked, every failure a sentence naming the file.

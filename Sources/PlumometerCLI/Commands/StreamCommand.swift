@@ -27,20 +27,8 @@ enum StreamCommand {
         let path = try target.resolve()
         try session.open(path: path)
         session.followHotplug()
-        let keyboard = live != nil ? RawKeyboard(fd: STDIN_FILENO) : nil
+        let keyboard = live != nil ? LiveKeys.attach(to: driver, pipeline: { session.pipeline }) : nil
         defer { keyboard?.restore() }
-        if let keyboard {
-            driver.watch(keyboard.fileDescriptor) {
-                for key in keyboard.readKeys() {
-                    switch key {
-                    case UInt8(ascii: "t"): session.pipeline?.tare()
-                    case UInt8(ascii: "c"): session.pipeline?.clearTare()
-                    case UInt8(ascii: "q"): driver.finish()
-                    default: break
-                    }
-                }
-            }
-        }
         driver.onHangup = { try session.reopen() }
         driver.work = { try session.due() }
         defer { session.close() }
@@ -155,10 +143,7 @@ final class StreamSession {
         self.device = device
         self.pipeline = pipeline
         self.identity = description.identity
-        try pipeline.start()
-        if let frame = device.initialFrame() {
-            try pipeline.consume(frame)
-        }
+        try pipeline.start(.atOpen(device.initialFrame()))
         deviceToken = driver.watch(device.fileDescriptor) { [unowned self] in try self.readable() }
         Diagnostics.note("reading \(path) ('\(description.name)'); Ctrl-C to stop")
     }
@@ -190,7 +175,7 @@ final class StreamSession {
         }
         for frame in batch.frames {
             clock.observed(frame.time)
-            try pipeline.consume(frame)
+            _ = try pipeline.consume(frame)
         }
     }
 
@@ -236,15 +221,22 @@ final class StreamSession {
         try open(path: path)
     }
 
-    /// Timed work: redraws and stability ticks. Returns the poll timeout in milliseconds.
+    /// Timed work: redraws, and ticks at the pipeline's deadlines (a contact becoming stable while nothing moves,
+    /// a reading held back by `--interval`). Returns the poll timeout in milliseconds: none at rest.
     func due() throws -> Int32 {
         let now = MonotonicClock.now()
         try output.idle(now: now)
         var wait = output.idleDeadline(now: now)
-        if let pipeline, device != nil, pipeline.wantsTicks {
-            try pipeline.tick(now: clock.now())
-            // Stability is judged over half a second; a tenth of that is fine enough.
-            wait = min(wait ?? 50_000, 50_000)
+        if let pipeline, device != nil {
+            let deviceNow = clock.now()
+            while let deadline = pipeline.nextDeadline, deadline <= deviceNow {
+                _ = try pipeline.tick(now: deadline)
+                if let after = pipeline.nextDeadline, after <= deadline { break }
+            }
+            if let deadline = pipeline.nextDeadline {
+                let untilDeadline = deadline.microseconds - deviceNow.microseconds
+                wait = Swift.min(wait ?? untilDeadline, untilDeadline)
+            }
         }
         return pollTimeout(microseconds: wait)
     }

@@ -22,6 +22,15 @@ enum NumberText {
         return text
     }
 
+    /// The shortest text for a bound in a message: `0.001`, `1000000`.
+    static func trimmed(_ value: Double) -> String {
+        var text = fixed(value, 6)
+        guard text.contains(".") else { return text }
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
     /// A kernel time as seconds with 6 decimals, exact (no floating point).
     static func seconds(_ time: EventTime) -> String {
         let microseconds = time.microseconds

@@ -64,7 +64,14 @@ enum ProfileStore {
         }
         let path = defaultPath(for: description.identity)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let calibration = try load(path: path)
+        // A saved profile the user did not name must not stop a background reader: say so, and read without it.
+        let calibration: Calibration
+        do {
+            calibration = try load(path: path)
+        } catch {
+            Diagnostics.error("ignoring the saved profile: \(error)")
+            return nil
+        }
         do {
             try calibration.checkApplies(to: description.identity, pressureRange: range)
         } catch {

@@ -12,11 +12,30 @@ struct ReadingSettings: Sendable {
     var profilePath: String?
 }
 
+/// When `--tare` takes its zero.
+enum TareStart {
+    /// A live device: what rests on it when it is opened (nothing, if it is empty: then the tare is zero).
+    case atOpen(ContactFrame?)
+    /// A recording: its first frame, where reading it starts.
+    case atFirstFrame
+}
+
+/// Something frames are played into, with time passing between them: the reading pipeline, or the guided
+/// calibration. Sources (a live device, a recording at any pace) tick it at exactly ``nextDeadline``.
+protocol FrameConsumer: AnyObject {
+    /// Consumes a frame; returns true to stop reading.
+    func consume(_ frame: ContactFrame) throws -> Bool
+    /// Time has passed to `now` (a deadline) without a frame; returns true to stop reading.
+    func tick(now: EventTime) throws -> Bool
+    /// The next device time at which time passing alone changes something, or nil.
+    var nextDeadline: EventTime? { get }
+}
+
 /// Frames in, readings out: the one path every source (live device, recording, demo) goes through.
 ///
 /// It owns the tracker for the current device, numbers the readings, applies `--max-contacts` and
 /// `--interval` (latest state wins), and hands readings to the output.
-final class ReadingPipeline {
+final class ReadingPipeline: FrameConsumer {
     private let output: any ReadingOutput
     private let settings: ReadingSettings
     private var tracker: WeightTracker
@@ -24,9 +43,8 @@ final class ReadingPipeline {
     private var sequence = 0
     private var lastWritten: EventTime?
     private var pending: Reading?
-    private var tareWhenFirstContacts: Bool
-    /// Readings held back by `--interval` and later replaced by a newer one.
-    private(set) var skipped = 0
+    /// `--tare` still to be taken on the first frame (recordings).
+    private var tareOnFirstFrame = false
 
     init(record: DeviceRecord, calibration: Calibration?, settings: ReadingSettings, output: any ReadingOutput) {
         self.record = record
@@ -36,28 +54,36 @@ final class ReadingPipeline {
         if settings.smooth { configuration.smoothing = .oneEuro() }
         let range = record.description.pressureRange ?? AxisInfo(minimum: 0, maximum: 0)
         self.tracker = WeightTracker(pressureRange: range, configuration: configuration, calibration: calibration)
-        self.tareWhenFirstContacts = settings.tareAtStart
     }
 
-    /// Announces the device (the `device` record).
-    func start() throws {
+    /// Announces the device (the `device` record), then reports what rests on it at open, tared with `--tare`.
+    func start(_ tareStart: TareStart) throws {
         try output.device(record)
+        switch tareStart {
+        case .atFirstFrame:
+            tareOnFirstFrame = settings.tareAtStart
+        case .atOpen(let frame):
+            guard let frame else { return }
+            _ = tracker.consume(frame)
+            if settings.tareAtStart { tracker.tare() }
+            try emit(tracker.current)
+        }
     }
 
-    /// Feeds one frame from the decoder.
-    func consume(_ frame: ContactFrame) throws {
+    func consume(_ frame: ContactFrame) throws -> Bool {
         var reading = tracker.consume(frame)
-        if tareWhenFirstContacts && !frame.contacts.isEmpty {
-            // `--tare`: zero whatever rests on the surface when reading starts (an empty container, a finger).
-            tareWhenFirstContacts = false
+        if tareOnFirstFrame {
+            // `--tare` on a recording: zero what rests on the surface where the recording starts.
+            tareOnFirstFrame = false
             tracker.tare()
             reading = tracker.current
         }
         try emit(reading)
+        return false
     }
 
     /// Re-evaluates stability at device time `now` and flushes a reading held back by `--interval`.
-    func tick(now: EventTime) throws {
+    func tick(now: EventTime) throws -> Bool {
         if let reading = tracker.tick(now: now) {
             try emit(reading)
         }
@@ -68,11 +94,17 @@ final class ReadingPipeline {
             pending.time = Swift.max(pending.time, now)
             try write(pending)
         }
+        return false
     }
 
-    /// Whether time passing can change the output: a contact still settling, or a reading held back.
-    var wantsTicks: Bool {
-        pending != nil || tracker.current.contacts.contains { !$0.stable }
+    /// When a contact still settling becomes stable, or a reading held back by `--interval` is due.
+    var nextDeadline: EventTime? {
+        let flush = pending != nil ? lastWritten.map { EventTime(microseconds: $0.microseconds + settings.interval) } : nil
+        switch (tracker.nextStabilityDeadline, flush) {
+        case (let stability?, let flush?): return Swift.min(stability, flush)
+        case (let stability?, nil): return stability
+        case (nil, let flush): return flush
+        }
     }
 
     func tare() {
@@ -95,7 +127,6 @@ final class ReadingPipeline {
 
     private func emit(_ reading: Reading) throws {
         if settings.interval > 0, let lastWritten, reading.time.microseconds - lastWritten.microseconds < settings.interval {
-            if pending != nil { skipped += 1 }
             pending = reading
             return
         }

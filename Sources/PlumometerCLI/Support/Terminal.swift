@@ -43,11 +43,13 @@ final class RawKeyboard {
 
     var fileDescriptor: Int32 { fd }
 
-    /// The keys typed since the last call (non-blocking).
-    func readKeys() -> [UInt8] {
+    /// The keys typed since the last call (non-blocking); nil once the terminal is gone (end of file, hang-up).
+    func readKeys() -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 64) }
-        return count > 0 ? Array(buffer[0..<count]) : []
+        if count > 0 { return Array(buffer[0..<count]) }
+        if count < 0 && (errno == EAGAIN || errno == EINTR) { return [] }
+        return nil
     }
 
     func restore() {
@@ -57,4 +59,30 @@ final class RawKeyboard {
     }
 
     deinit { restore() }
+}
+
+/// The live view's keys: `t` tares, `c` clears the tare, `q` quits. Read from the terminal in raw mode while the
+/// live view is shown; one place for every command that shows it.
+enum LiveKeys {
+    /// Puts stdin in raw mode and watches it in `driver`; nil when stdin is not a terminal.
+    static func attach(to driver: Driver, pipeline: @escaping () -> ReadingPipeline?) -> RawKeyboard? {
+        guard let keyboard = RawKeyboard(fd: STDIN_FILENO) else { return nil }
+        var token: Int?
+        token = driver.watch(keyboard.fileDescriptor) {
+            guard let keys = keyboard.readKeys() else {
+                // The terminal hung up: stop watching it, or poll would report it ready for ever.
+                if let token { driver.unwatch(token) }
+                return
+            }
+            for key in keys {
+                switch key {
+                case UInt8(ascii: "t"): pipeline()?.tare()
+                case UInt8(ascii: "c"): pipeline()?.clearTare()
+                case UInt8(ascii: "q"): driver.finish()
+                default: break
+                }
+            }
+        }
+        return keyboard
+    }
 }

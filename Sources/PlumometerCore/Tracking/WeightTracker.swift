@@ -102,6 +102,17 @@ public struct WeightTracker: Sendable {
         return current
     }
 
+    /// The earliest kernel time at which a contact still settling becomes stable if nothing changes, or nil when
+    /// every contact is stable (or none is down).
+    ///
+    /// Callers tick at exactly this time, whether they replay as fast as possible, in real time, or read a live
+    /// device, so the same events always give the same readings with the same time stamps.
+    public var nextStabilityDeadline: EventTime? {
+        contacts.values.lazy.filter { !$0.stable }
+            .map { $0.anchorTime.adding(seconds: self.configuration.stabilityWindow) }
+            .min()
+    }
+
     /// Re-evaluates stability at kernel time `now` without a new frame.
     ///
     /// A resting object may send no events at all, so the caller ticks when time passes (for example when `poll`
@@ -235,7 +246,7 @@ public struct WeightTracker: Sendable {
     /// The stability tolerance in pressure units: grams converted through the calibration or resolution when grams
     /// are known, else a fraction of full scale. Working in pressure keeps tare and calibration changes from
     /// disturbing a contact's stability.
-    private var stabilityTolerancePressure: Double {
+    public var stabilityTolerancePressure: Double {
         let grams = configuration.stabilityToleranceGrams
         if let calibration, calibration.slope.isFinite, calibration.slope != 0 {
             return grams / Swift.abs(calibration.slope)

@@ -1,0 +1,66 @@
+public import PlumometerCore
+public import PlumometerRecording
+
+/// Plays a recorded device's events through the decoder into a ``FrameConsumer``, ticking it at exactly its
+/// deadlines between events, so a recording gives the same readings, with the same time stamps, whether it is
+/// played as fast as possible, sped up, or in real time.
+struct RecordingPlayer {
+    private var events: EventSource
+    private var decoder: ContactDecoder
+    /// The next event to play, or nil at the end (or after a malformed line).
+    private(set) var next: RawEvent?
+    /// The error that ended the recording early, if any: everything before it has been played.
+    private(set) var failure: RecordingError?
+    /// The time of the first event (zero for an empty recording).
+    let startTime: EventTime
+    /// The time of the last event played.
+    private(set) var lastTime: EventTime
+
+    init(_ device: RecordedDevice) {
+        events = device.events
+        decoder = ContactDecoder(device: device.description)
+        var first: RawEvent?
+        do throws(RecordingError) {
+            first = try events.next()
+        } catch {
+            failure = error
+        }
+        next = first
+        startTime = first?.time ?? .zero
+        lastTime = startTime
+    }
+
+    var isFinished: Bool { next == nil }
+
+    /// Plays the events due at or before `time` (all of them when nil), at most `limit`, with the consumer's
+    /// deadlines ticked in between; with a `time`, also the deadlines up to it.
+    /// - Returns: true when the consumer asked to stop.
+    mutating func play(until time: EventTime?, limit: Int = .max, into consumer: any FrameConsumer) throws -> Bool {
+        var played = 0
+        while let event = next, played < limit {
+            if let time, event.time > time { break }
+            if try tick(consumer, through: event.time) { return true }
+            lastTime = event.time
+            if let frame = decoder.consume(event), try consumer.consume(frame) { return true }
+            played += 1
+            do throws(RecordingError) {
+                next = try events.next()
+            } catch {
+                failure = error
+                next = nil
+            }
+        }
+        if let time { return try tick(consumer, through: time) }
+        return false
+    }
+
+    /// Ticks the consumer at each of its deadlines up to `time`.
+    private func tick(_ consumer: any FrameConsumer, through time: EventTime) throws -> Bool {
+        while let deadline = consumer.nextDeadline, deadline <= time {
+            if try consumer.tick(now: deadline) { return true }
+            // A tick at its own deadline always moves the deadline on; never loop on one that does not.
+            if let after = consumer.nextDeadline, after <= deadline { break }
+        }
+        return false
+    }
+}
