@@ -120,4 +120,25 @@ struct StreamTests {
             #expect(result.signal == nil)
         }
     }
+
+    /// `--tare` zeroes what rests on the device when it is opened; on an empty pad that is nothing, so the first
+    /// object placed afterwards is weighed, not zeroed.
+    @Test func tareTakesItsZeroAtOpen() throws {
+        var slots = Array(repeating: [AbsoluteAxis: Int32](), count: 16)
+        slots[3] = [.mtTrackingID: 5, .mtPositionX: 100, .mtPositionY: 200, .mtPressure: 40]
+        let resting = try Self.stream(
+            device: "apple-silicon-internal-trackpad.desc", events: "resting-contact.events",
+            slotValues: slots, keysDown: [.btnTouch, .btnToolFinger], arguments: ["-f", "jsonl", "--tare"]
+        )
+        let restingFrames = try CLI.jsonObjects(resting).filter { $0.string("type") == "frame" }
+        #expect(restingFrames.first?.objects("contacts").first?.number("grams") == 0, "the resting 40 g is the zero")
+        #expect(restingFrames.dropFirst().first?.objects("contacts").first?.number("grams") == 15, "55 - 40")
+
+        let empty = try Self.stream(
+            device: "apple-magic-trackpad-2-usb.desc", events: "multitouch-contacts.events",
+            arguments: ["-f", "jsonl", "--tare"]
+        )
+        let first = try #require(try CLI.jsonObjects(empty).first { $0.string("type") == "frame" })
+        #expect(first.objects("contacts").first { $0.int("id") == 100 }?.number("force") == 0.1186, "30 of 253, not zeroed")
+    }
 }

@@ -86,3 +86,13 @@ for hold, level in ((150, 0), (420, 1), (690, 2)):
         s.frame([(3, MP, hold + (i % 3) - 1)], step=0.1)
 s.frame([(3, TID, -1), (1, BTN_TOUCH, 0)])
 write("grams-pad.calibration.evemu", pad, s)
+
+# Coins on a carrier: a carrier at ~150, then three coins of ~6 g each held still, with a dip between the second
+# and the third (the carrier shifted lighter for a second): a guided calibration must count rises only.
+s = Script(300.0)
+s.frame([(3, SLOT, 0), (3, TID, 9), (3, MX, 3500), (3, MY, 2200), (3, MP, 150), (1, BTN_TOUCH, 1)], step=0.1)
+for level in (150, 156, 162, 140, 168):
+    for i in range(10):
+        s.frame([(3, MP, level + (i % 2))], step=0.1)
+s.frame([(3, TID, -1), (1, BTN_TOUCH, 0)])
+write("grams-pad.coins.evemu", pad, s)
