@@ -1,8 +1,15 @@
+import PlumometerLinux
+
 /// The `plumometer` command-line tool: dispatches to a command and turns its outcome into an exit status.
 ///
 /// This is the only place where an error becomes a message and a status: 0 success (including a stop by
 /// SIGINT/SIGTERM and a closed stdout), 1 runtime failure, 2 usage error.
 public enum CommandLineTool {
+    /// Runs the tool with the process's arguments and exits with its status.
+    public static func main() -> Never {
+        exitProcess(run(arguments: Array(CommandLine.arguments.dropFirst())))
+    }
+
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
     public static func run(arguments: [String]) -> Int32 {
         do {
@@ -27,26 +34,26 @@ public enum CommandLineTool {
         }
         switch first {
         case "-h", "--help":
-            try OutputSink.standardOutput().write(Commands.overview)
+            try FileDescriptorWriter.standardOutput().write(Commands.overview)
             return
         case "-V", "--version":
-            try OutputSink.standardOutput().write("plumometer \(Commands.version)\n")
+            try FileDescriptorWriter.standardOutput().write("plumometer \(Commands.version)\n")
             return
         case "help":
             let rest = arguments.dropFirst()
             guard let name = rest.first else {
-                try OutputSink.standardOutput().write(Commands.overview)
+                try FileDescriptorWriter.standardOutput().write(Commands.overview)
                 return
             }
             if name == "help" || name == "version" {
-                try OutputSink.standardOutput().write(Commands.overview)
+                try FileDescriptorWriter.standardOutput().write(Commands.overview)
                 return
             }
             guard let command = Commands.named(name) else { throw unknownCommand(name) }
-            try OutputSink.standardOutput().write(Commands.help(for: command))
+            try FileDescriptorWriter.standardOutput().write(Commands.help(for: command))
             return
         case "version":
-            try OutputSink.standardOutput().write("plumometer \(Commands.version)\n")
+            try FileDescriptorWriter.standardOutput().write("plumometer \(Commands.version)\n")
             return
         default:
             break
@@ -64,7 +71,7 @@ public enum CommandLineTool {
         }
         let parsed = try parse(rest, as: command)
         if parsed.has("help") {
-            try OutputSink.standardOutput().write(Commands.help(for: command))
+            try FileDescriptorWriter.standardOutput().write(Commands.help(for: command))
             return
         }
         Diagnostics.quiet = parsed.has("quiet")

@@ -1,7 +1,3 @@
 import PlumometerCLI
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-exit(CommandLineTool.run(arguments: Array(CommandLine.arguments.dropFirst())))
+CommandLineTool.main()

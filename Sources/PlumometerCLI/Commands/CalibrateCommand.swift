@@ -1,4 +1,3 @@
-import Glibc
 import PlumometerCore
 import PlumometerLinux
 import PlumometerRecording
@@ -46,7 +45,7 @@ enum CalibrateCommand {
             try ProfileStore.save(calibration, to: path)
             savedPath = path
         }
-        let sink = OutputSink.standardOutput()
+        let sink = FileDescriptorWriter.standardOutput()
         if arguments.value("format") == "json" {
             try sink.write(json(calibration, savedPath: savedPath))
         } else {

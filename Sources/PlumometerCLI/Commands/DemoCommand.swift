@@ -1,3 +1,4 @@
+import PlumometerLinux
 import PlumometerRecording
 
 /// `plumometer demo`: the bundled recording of a weighing session, so a newcomer without hardware sees real
@@ -5,7 +6,7 @@ import PlumometerRecording
 enum DemoCommand {
     static func run(_ arguments: ParsedArguments) throws {
         if let path = arguments.value("save") {
-            try FileText.write(DemoRecording.text, to: path)
+            try Files.write(DemoRecording.text, to: path)
             Diagnostics.note("wrote the demo recording to \(path); replay it with 'plumometer replay \(path)'")
             return
         }

@@ -11,7 +11,7 @@ enum ListCommand {
             throw CLIError.runtime("cannot list input devices: \(error)")
         }
         let devices = report.ranked + report.devices.filter { !$0.isUsable }
-        let sink = OutputSink.standardOutput()
+        let sink = FileDescriptorWriter.standardOutput()
         if arguments.value("format") == "json" {
             try sink.write("[" + devices.map(json).joined(separator: ",") + "]\n")
         } else {

@@ -1,4 +1,3 @@
-import Glibc
 import PlumometerCore
 import PlumometerLinux
 import PlumometerRecording
@@ -17,19 +16,12 @@ enum RecordCommand {
             throw CLIError.runtime(error.description)
         }
         defer { device.close() }
-        let sink: OutputSink
-        var outputFD: Int32 = -1
+        let sink: FileDescriptorWriter
         if let file = arguments.value("output"), file != "-" {
-            outputFD = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard outputFD >= 0 else {
-                let reason = String(cString: strerror(errno))
-                throw CLIError.runtime("cannot write \(file): \(reason). Choose another file with -o.")
-            }
-            sink = OutputSink(fileDescriptor: outputFD)
+            sink = try FileDescriptorWriter.create(file)
         } else {
-            sink = OutputSink.standardOutput()
+            sink = FileDescriptorWriter.standardOutput()
         }
-        defer { if outputFD >= 0 { close(outputFD) } }
         try sink.write(EvemuWriter.description(of: device.description))
         let initial = device.initialFrame()
         var start: EventTime?
@@ -43,6 +35,7 @@ enum RecordCommand {
             }
         }
         let driver = try Driver()
+        if sink.fileDescriptor == FileDescriptorWriter.standardOutput().fileDescriptor { driver.stopWhenOutputCloses() }
         let began = MonotonicClock.now()
         driver.watch(device.fileDescriptor) {
             let batch: DeviceBatch

@@ -1,6 +1,6 @@
 import Foundation
-import Glibc
 import PlumometerCore
+import PlumometerLinux
 import PlumometerRecording
 
 /// `plumometer replay FILE`: a recording through exactly the same decoder, tracker and outputs as a live device.
@@ -116,9 +116,9 @@ enum RecordingFile {
     /// The device to replay from `path`: a single-file recording, or a bare evemu events file with its
     /// description given by `description` or found beside it (`NAME.tap.events` → `NAME.tap.desc`, `NAME.desc`).
     static func device(_ path: String, selector: String?, description: String? = nil) throws -> RecordedDevice {
-        let bytes = try FileText.read(path)
+        let bytes = try Files.read(path)
         let descriptionPath = try description ?? (isBareEvents(bytes) ? companionDescription(of: path) : nil)
-        let descriptionText = try descriptionPath.map { String(decoding: try FileText.read($0), as: UTF8.self) } ?? ""
+        let descriptionText = try descriptionPath.map { String(decoding: try Files.read($0), as: UTF8.self) } ?? ""
         do throws(RecordingError) {
             guard let descriptionPath else {
                 return try RecordingReader.read(bytes: bytes, fileName: path).device(selector)
@@ -162,43 +162,5 @@ enum RecordingFile {
             "\(path) holds events but no device description, and no .desc file was found beside it; "
                 + "name the description with --desc FILE."
         )
-    }
-}
-
-/// Reading and writing whole files with errors that name them.
-enum FileText {
-    static func read(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw CLIError.runtime("cannot read \(path): \(reason). Check the file name.")
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                throw CLIError.runtime("cannot read \(path): \(reason).")
-            }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return bytes
-    }
-}
-
-extension FileText {
-    /// Writes `text` to `path`, replacing it.
-    static func write(_ text: String, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw CLIError.runtime("cannot write \(path): \(reason). Choose another file.")
-        }
-        defer { close(fd) }
-        try OutputSink(fileDescriptor: fd).write(text)
     }
 }

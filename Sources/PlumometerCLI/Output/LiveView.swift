@@ -1,12 +1,13 @@
 public import PlumometerCore
+import PlumometerLinux
 
 /// The terminal counterpart of the original app's circles: one bar per contact sized by its force, its
 /// percent (and weight when known), the heaviest in yellow, redrawn in place at most 30 times a second.
 final class LiveView: ReadingOutput {
-    private let sink: OutputSink
+    private let sink: FileDescriptorWriter
     private let colour: Bool
     private let unit: WeightUnit
-    private let columns: () -> Int
+    private let terminalSize: () -> (columns: Int, rows: Int)
     private var record: DeviceRecord?
     private var latest: Reading?
     private var sequence = 0
@@ -21,11 +22,11 @@ final class LiveView: ReadingOutput {
     /// The minimum time between two redraws: 30 per second at most.
     static let redrawInterval: Int64 = 33_333
 
-    init(sink: OutputSink, colour: Bool, unit: WeightUnit, columns: @escaping () -> Int) {
+    init(sink: FileDescriptorWriter, colour: Bool, unit: WeightUnit, terminalSize: @escaping () -> (columns: Int, rows: Int)) {
         self.sink = sink
         self.colour = colour
         self.unit = unit
-        self.columns = columns
+        self.terminalSize = terminalSize
     }
 
     func device(_ record: DeviceRecord) throws {
@@ -97,7 +98,8 @@ final class LiveView: ReadingOutput {
     /// The whole screen as one string (cursor home, each line cleared to its end, the rest cleared).
     func render() -> String {
         var lines: [String] = []
-        let width = max(40, columns())
+        let size = terminalSize()
+        let width = max(20, size.columns)
         // Every line is cut to the width less one column, so the terminal never wraps and redraws stay in place.
         let fit = { (text: String) -> String in String(text.prefix(width - 1)) }
         if let record {
@@ -116,14 +118,27 @@ final class LiveView: ReadingOutput {
         if let removedPath {
             lines.append(fit("  " + removedPath + " was removed; waiting for it to come back."))
         } else if let latest, !latest.contacts.isEmpty {
-            // The rest of a contact line takes 50 columns (id, percent, weight, state, the heaviest mark).
-            let barWidth = min(60, max(10, width - 51))
             let largest = latest.contacts.map(\.force).max() ?? 0
             while barScale < 1 && largest > barScale {
                 barScale = Self.nextScale(after: barScale)
             }
-            for contact in latest.contacts {
-                lines.append(contactLine(contact, barWidth: barWidth))
+            // Header, blank, blank and status take four rows; a 16-finger pad on a short terminal shows the
+            // heaviest first and says how many more there are.
+            let room = max(1, size.rows - 5)
+            var shown = latest.contacts
+            if shown.count > room {
+                let kept = Set(shown.sorted { $0.rank < $1.rank }.prefix(room - 1).map(\.id))
+                shown = shown.filter { kept.contains($0.id) }
+            }
+            // One bar width for every line, so bars compare: what the widest text of any line leaves.
+            let widestTail = shown.map { Self.tail(of: $0, unit: unit, colour: colour).reduce(0) { $0 + $1.text.count } }.max() ?? 0
+            var barWidth = min(60, width - 1 - 7 - widestTail)
+            if barWidth < 4 { barWidth = 0 }
+            for contact in shown {
+                lines.append(contactLine(contact, width: width - 1, barWidth: barWidth))
+            }
+            if shown.count < latest.contacts.count {
+                lines.append(fit("  ... and \(latest.contacts.count - shown.count) more (lighter) contacts"))
             }
         } else {
             lines.append(fit("  Nothing on the surface. Place objects; only conductive ones (fingers, coins, fruit) register."))
@@ -147,16 +162,34 @@ final class LiveView: ReadingOutput {
         return 1
     }
 
-    private func contactLine(_ contact: ContactReading, barWidth: Int) -> String {
-        let filled = Int((max(0, min(1, contact.force / barScale)) * Double(barWidth)).rounded())
-        var bar = String(repeating: "\u{2588}", count: filled) + String(repeating: "\u{2591}", count: barWidth - filled)
-        if contact.heaviest { bar = style("33", bar) }
-        var line = NumberText.padLeft("#\(contact.id)", 6) + " " + bar + " "
-        line += NumberText.padLeft(NumberText.fixed(contact.percent, 1) + "%", 7)
-        if let grams = contact.grams { line += NumberText.padLeft(unit.format(grams: grams), 11) }
-        line += contact.stable ? "  stable " : "  settling"
-        if contact.heaviest { line += "  " + style("1;33", colour ? "heaviest" : "* heaviest") }
-        if contact.saturated { line += "  " + style("31", "SATURATED (weight is at least this)") }
+    /// The text after a contact's bar: percent, weight, state and marks, each with its colour.
+    static func tail(of contact: ContactReading, unit: WeightUnit, colour: Bool) -> [(text: String, code: String?)] {
+        var tail: [(text: String, code: String?)] = [
+            (" " + NumberText.padLeft(NumberText.fixed(contact.percent, 1) + "%", 6), nil)
+        ]
+        if let grams = contact.grams { tail.append((NumberText.padLeft(unit.format(grams: grams), 11), nil)) }
+        tail.append((contact.stable ? "  stable  " : "  settling", nil))
+        if contact.heaviest { tail.append(("  " + (colour ? "heaviest" : "* heaviest"), "1;33")) }
+        if contact.saturated { tail.append(("  SATURATED (weight is at least this)", "31")) }
+        return tail
+    }
+
+    /// One contact: id, bar, then its tail, in at most `width` visible columns; on a very narrow terminal the text
+    /// is cut. Colour is applied after cutting, so escape sequences never count as columns.
+    private func contactLine(_ contact: ContactReading, width: Int, barWidth: Int) -> String {
+        var line = NumberText.padLeft("#\(contact.id)", 6) + " "
+        var remaining = width - line.count
+        if barWidth > 0 {
+            let filled = Int((max(0, min(1, contact.force / barScale)) * Double(barWidth)).rounded())
+            let bar = String(repeating: "\u{2588}", count: filled) + String(repeating: "\u{2591}", count: barWidth - filled)
+            line += contact.heaviest ? style("33", bar) : bar
+            remaining -= barWidth
+        }
+        for segment in Self.tail(of: contact, unit: unit, colour: colour) where remaining > 0 {
+            let text = String(segment.text.prefix(remaining))
+            remaining -= text.count
+            line += segment.code.map { style($0, text) } ?? text
+        }
         return line
     }
 }

@@ -1,3 +1,5 @@
+import PlumometerLinux
+
 /// Picks the output for `--format`: the live view on a terminal unless a format is given, JSON Lines otherwise.
 enum OutputChoice {
     /// The output, and the live view when that is what was chosen (it needs the keyboard).
@@ -7,13 +9,13 @@ enum OutputChoice {
     static func make(
         format: String?, unit: WeightUnit, latestStateWins: Bool = false
     ) -> (output: any ReadingOutput, live: LiveView?) {
-        let sink = OutputSink.standardOutput()
+        let sink = FileDescriptorWriter.standardOutput()
         let lineSink: any LineSink = latestStateWins ? LatestStateWriter(sink: sink) : sink
-        let format = format ?? (Terminal.isTerminal(sink.fileDescriptor) ? "live" : "jsonl")
+        let format = format ?? (sink.isTerminal ? "live" : "jsonl")
         switch format {
         case "live":
-            let view = LiveView(sink: sink, colour: Terminal.colourAllowed, unit: unit) {
-                Terminal.size(of: sink.fileDescriptor).columns
+            let view = LiveView(sink: sink, colour: Terminal.colourAllowed(on: sink.fileDescriptor), unit: unit) {
+                Terminal.size(of: sink.fileDescriptor)
             }
             return (view, view)
         case "text":

@@ -1,4 +1,3 @@
-import Glibc
 import PlumometerLinux
 
 /// Runs a command's work inside the bridge's poll loop: the loop blocks in `poll()` on the device, the udev
@@ -15,9 +14,9 @@ final class Driver {
     var work: () throws -> Int32 = { -1 }
 
     init() throws {
-        loop = try PollLoop(signals: [SIGINT, SIGTERM, SIGHUP])
+        loop = try PollLoop(signals: [StopSignal.interrupt, StopSignal.terminate, StopSignal.hangup])
         loop.onSignal = { [unowned self] signal in
-            if signal == SIGHUP {
+            if signal == StopSignal.hangup {
                 self.attempt { try self.onHangup() }
             } else {
                 self.stoppedBySignal = true
@@ -38,9 +37,9 @@ final class Driver {
     /// next write, which for a device at rest may never come. Only pipes and sockets are watched: a file or a
     /// terminal is always "ready", and watching it would spin.
     func stopWhenOutputCloses() {
-        let output = OutputSink(fileDescriptor: STDOUT_FILENO)
+        let output = FileDescriptorWriter.standardOutput()
         guard output.isPipe else { return }
-        watch(STDOUT_FILENO) {
+        watch(output.fileDescriptor) {
             if output.readerHasGone { throw OutputClosed() }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PlumometerLinux
 
 /// Somewhere lines go. `droppable` lines are frames: a newer frame makes an unwritten older one worthless.
 protocol LineSink: AnyObject {
@@ -7,7 +8,7 @@ protocol LineSink: AnyObject {
     func finish(timeout: Double) throws
 }
 
-extension OutputSink: LineSink {
+extension FileDescriptorWriter: LineSink {
     func write(_ text: String, droppable: Bool) throws { try write(text) }
     func finish(timeout: Double) throws {}
 }
@@ -25,7 +26,7 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
         var droppable: Bool
     }
 
-    private let sink: OutputSink
+    private let sink: FileDescriptorWriter
     private let condition = NSCondition()
     private var queue: [Entry] = []
     private var writing = false
@@ -41,7 +42,7 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
     /// How often, at most, stderr hears about skipped frames.
     static let reportInterval: Int64 = 5_000_000
 
-    init(sink: OutputSink) {
+    init(sink: FileDescriptorWriter) {
         self.sink = sink
         // The thread holds the writer until `finish` lets it end: queued lines are never dropped with the object.
         let thread = Thread { self.run() }

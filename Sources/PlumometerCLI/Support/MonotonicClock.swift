@@ -1,19 +1,13 @@
-import Glibc
+import PlumometerLinux
 public import PlumometerCore
 
 /// `CLOCK_MONOTONIC`, the clock evdev devices stamp events with once asked to.
 enum MonotonicClock {
     /// Now, in microseconds.
-    static func now() -> EventTime { read(CLOCK_MONOTONIC) }
+    static func now() -> EventTime { EventTime(microseconds: Clock.monotonicMicroseconds()) }
 
     /// `CLOCK_REALTIME`: the clock evdev stamps events with by default.
-    static func realtime() -> EventTime { read(CLOCK_REALTIME) }
-
-    private static func read(_ clock: clockid_t) -> EventTime {
-        var spec = timespec()
-        clock_gettime(clock, &spec)
-        return EventTime(seconds: Int64(spec.tv_sec), microseconds: Int64(spec.tv_nsec) / 1_000)
-    }
+    static func realtime() -> EventTime { EventTime(microseconds: Clock.realtimeMicroseconds()) }
 }
 
 /// Maps "now" onto a device's event clock, so stability can be re-evaluated while no events arrive.
