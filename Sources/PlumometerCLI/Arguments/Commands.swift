@@ -99,6 +99,7 @@ enum Commands {
             OptionSpec("quiet", short: "q", help: "Print nothing on stderr except errors."),
         ],
         discussion: """
+            A guided calibration stopped by SIGINT or SIGTERM saves nothing and exits 1: it did not finish. \
             Profiles are JSON files under $XDG_CONFIG_HOME/plumometer/ (default ~/.config/plumometer/), one per \
             device identity, applied automatically when that device is read. A fit with R\u{B2} >= 0.985 is good, \
             >= 0.97 acceptable; below that it is refused. See docs/calibration.md.

@@ -13,11 +13,14 @@ struct RecordingPlayer {
     private(set) var failure: RecordingError?
     /// The time of the first event (zero for an empty recording).
     let startTime: EventTime
-    /// The time of the last event played.
+    /// The latest event time played.
     private(set) var lastTime: EventTime
+    private let fileName: String
+    private var warnedBackwards = false
 
     init(_ device: RecordedDevice) {
         events = device.events
+        fileName = device.description.path
         decoder = ContactDecoder(device: device.description)
         var first: RawEvent?
         do throws(RecordingError) {
@@ -39,8 +42,17 @@ struct RecordingPlayer {
         var played = 0
         while let event = next, played < limit {
             if let time, event.time > time { break }
+            if event.time < lastTime && !warnedBackwards {
+                // Recordings are taken as written; a clock that jumps back (an edited file, a merge of two
+                // recordings) is worth a word, since stability and --interval are judged on these times.
+                warnedBackwards = true
+                Diagnostics.note(
+                    "\(fileName)" + (events.line.map { ":\($0)" } ?? "") + ": event time goes backwards "
+                        + "(\(NumberText.seconds(event.time)) after \(NumberText.seconds(lastTime))); readings use the times as recorded"
+                )
+            }
             if try tick(consumer, through: event.time) { return true }
-            lastTime = event.time
+            lastTime = Swift.max(lastTime, event.time)
             if let frame = decoder.consume(event), try consumer.consume(frame) { return true }
             played += 1
             do throws(RecordingError) {

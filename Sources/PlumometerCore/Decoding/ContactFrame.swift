@@ -7,13 +7,18 @@ public struct ContactSample: Hashable, Sendable {
     public var id: Int
     /// The slot (protocol B), or nil.
     public var slot: Int?
+    /// Position in device units (`ABS_MT_POSITION_X`, or `ABS_X` for a single contact), nil when never reported.
     public var x: Int32?
+    /// Position in device units (`ABS_MT_POSITION_Y`, or `ABS_Y`), nil when never reported.
     public var y: Int32?
     /// Raw pressure in device units, or nil when the device sent none for this contact.
     public var pressure: Int32?
+    /// The contact ellipse's major axis (`ABS_MT_TOUCH_MAJOR`), when the device reports it.
     public var touchMajor: Int32?
+    /// The contact ellipse's minor axis (`ABS_MT_TOUCH_MINOR`), when the device reports it.
     public var touchMinor: Int32?
 
+    /// Creates a sample; every value but the id is optional, as devices report only some axes.
     public init(
         id: Int,
         slot: Int? = nil,
@@ -42,6 +47,7 @@ public struct ContactFrame: Hashable, Sendable {
     /// True for the first frame after a `SYN_DROPPED` resynchronisation (or the initial state at open).
     public var resync: Bool
 
+    /// Creates a frame; the contacts are ordered by id.
     public init(time: EventTime, contacts: [ContactSample], resync: Bool = false) {
         self.time = time
         self.contacts = contacts.sorted { $0.id < $1.id }

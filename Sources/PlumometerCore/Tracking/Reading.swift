@@ -2,8 +2,11 @@
 public struct ContactReading: Hashable, Sendable {
     /// The contact's id (the kernel's tracking id, or a synthetic one).
     public var id: Int
+    /// The multitouch slot, or nil for devices without slots.
     public var slot: Int?
+    /// Position in device units, nil when the device reports none.
     public var x: Int32?
+    /// Position in device units, nil when the device reports none.
     public var y: Int32?
     /// The raw pressure the device reported (before smoothing and tare), in device units.
     public var pressure: Int32
@@ -26,6 +29,7 @@ public struct ContactReading: Hashable, Sendable {
     /// Grams, from the axis resolution or a calibration; nil when neither is known.
     public var grams: Double?
 
+    /// Creates a reading; the tracker makes these, tests and other front ends may too.
     public init(
         id: Int, slot: Int?, x: Int32?, y: Int32?, pressure: Int32, force: Double, percent: Double,
         ratio: Double, share: Double, rank: Int, heaviest: Bool, stable: Bool, saturated: Bool, grams: Double?
@@ -56,6 +60,7 @@ public struct Reading: Hashable, Sendable {
     /// True when the frame followed a `SYN_DROPPED` resynchronisation.
     public var resync: Bool
 
+    /// Creates a reading of every contact at `time`.
     public init(time: EventTime, contacts: [ContactReading], resync: Bool = false) {
         self.time = time
         self.contacts = contacts

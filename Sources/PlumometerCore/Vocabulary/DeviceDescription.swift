@@ -1,6 +1,8 @@
 /// The range and resolution of one absolute axis (`struct input_absinfo`).
 public struct AxisInfo: Hashable, Sendable, Codable {
+    /// The smallest value the device reports (the kernel does not clamp: values outside happen).
     public var minimum: Int32
+    /// The largest value the device reports: full scale.
     public var maximum: Int32
     /// Noise filter: the kernel drops changes smaller than this.
     public var fuzz: Int32
@@ -9,6 +11,7 @@ public struct AxisInfo: Hashable, Sendable, Codable {
     /// Units per millimetre for positions; for pressure axes, units per gram. 0 means "not known".
     public var resolution: Int32
 
+    /// Creates an axis description; fuzz, flat and resolution default to 0 (none, none, unknown).
     public init(minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0, resolution: Int32 = 0) {
         self.minimum = minimum
         self.maximum = maximum
@@ -23,12 +26,18 @@ public struct AxisInfo: Hashable, Sendable, Codable {
 
 /// The identity of a device: what stays the same when it is unplugged and plugged back in under another node.
 public struct DeviceIdentity: Hashable, Sendable, Codable {
+    /// The bus (`BUS_USB` = 0x03, `BUS_BLUETOOTH` = 0x05, `BUS_I2C` = 0x18, ...).
     public var bus: UInt16
+    /// The vendor id (0x05ac for Apple over USB).
     public var vendor: UInt16
+    /// The product id.
     public var product: UInt16
+    /// The firmware or hardware version the driver reports.
     public var version: UInt16
+    /// The kernel's device name.
     public var name: String
 
+    /// Creates an identity from the kernel's `input_id` and name.
     public init(bus: UInt16, vendor: UInt16, product: UInt16, version: UInt16, name: String) {
         self.bus = bus
         self.vendor = vendor
