@@ -82,7 +82,11 @@ public final class EvdevDevice {
     /// The contacts as of the last complete frame.
     public var contacts: [ContactSample] { decoder.contacts }
 
-    /// Reads every event available now, until the kernel has no more (`EAGAIN`).
+    /// The most events one ``read()`` returns outside a resync.
+    public static let maximumBatchEvents = 4_096
+
+    /// Reads every event available now, until the kernel has no more (`EAGAIN`) or ``maximumBatchEvents`` were
+    /// read.
     ///
     /// On `SYN_DROPPED` it lets libevdev resynchronise (`LIBEVDEV_READ_FLAG_SYNC` until `-EAGAIN`): contacts that
     /// vanished end, changed values update, and the next frame is marked `resync`.
@@ -101,6 +105,12 @@ public final class EvdevDevice {
             let status = libevdev_next_event(device, flags, &event)
             if status == LIBEVDEV_READ_STATUS_SUCCESS.rawValue {
                 handle(Self.rawEvent(event), into: &batch)
+                if batch.events.count >= Self.maximumBatchEvents {
+                    // A device (or emulation) that keeps the buffer full would otherwise keep this loop going,
+                    // holding every frame in memory and none on its way out. The descriptor is still readable,
+                    // so the poll loop comes straight back for the rest; the decoder keeps any partial frame.
+                    return batch
+                }
             } else if status == LIBEVDEV_READ_STATUS_SYNC.rawValue {
                 let raw = Self.rawEvent(event)
                 if flags == LIBEVDEV_READ_FLAG_NORMAL.rawValue {

@@ -40,6 +40,57 @@ enum NumberText {
             + String(repeating: "0", count: 6 - fraction.count) + fraction
     }
 
+    /// Appends ``fixed(_:_:)``'s text to `line` without building intermediate strings (the JSON hot path).
+    static func appendFixed(_ value: Double, _ decimals: Int, to line: inout String) {
+        guard value.isFinite else {
+            line += "0"
+            return
+        }
+        let places = min(max(decimals, 0), 6)
+        let scale = powers[places]
+        let scaled = (Swift.abs(value) * scale).rounded()
+        guard scaled < 9.0e15 else {
+            line += String(value)
+            return
+        }
+        let whole = Int64(scaled)
+        let factor = Int64(scale)
+        if value < 0 && whole != 0 { line += "-" }
+        line += String(whole / factor)
+        if decimals > 0 {
+            line += "."
+            appendPadded(UInt64(whole % factor), width: decimals, to: &line)
+        }
+    }
+
+    /// Appends ``seconds(_:)``'s text to `line`.
+    static func appendSeconds(_ time: EventTime, to line: inout String) {
+        let microseconds = time.microseconds
+        let magnitude = microseconds.magnitude
+        if microseconds < 0 { line += "-" }
+        line += String(magnitude / 1_000_000)
+        line += "."
+        appendPadded(magnitude % 1_000_000, width: 6, to: &line)
+    }
+
+    /// `value` in decimal, left-padded with zeros to `width` digits, as ASCII appended to `line`.
+    private static func appendPadded(_ value: UInt64, width: Int, to line: inout String) {
+        // Up to 6 digits here (a fraction of 10^decimals); a fixed tuple keeps it off the heap.
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (48, 48, 48, 48, 48, 48, 48, 48)
+        var remaining = value
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var index = 7
+            while remaining > 0 && index >= 0 {
+                buffer[index] = UInt8(48 + remaining % 10)
+                remaining /= 10
+                index -= 1
+            }
+            count = Swift.max(width, 7 - index)
+            line += String(decoding: UnsafeRawBufferPointer(rebasing: buffer[(8 - count)...]), as: UTF8.self)
+        }
+    }
+
     /// A right-aligned field of `width` characters.
     static func padLeft(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
