@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+"""Runs a command against an emulated evdev node fed from a FIFO, for tests that need a burst of events.
+
+umockdev 0.17 backs an emulated node with a pseudo-terminal and replays `-e` events one write at a time: a large
+burst can reach the reader in pieces that are not whole `struct input_event`s, which libevdev rejects (EINVAL),
+something a real evdev node never does. Here the testbed (sysfs, udev, every ioctl) is still umockdev's, but the
+node is a FIFO this script writes whole events into, at most PIPE_BUF bytes per write, so every read returns
+whole events, as from the kernel. (Benchmarks/run_benchmarks.py does the same for the benchmarks.)
+
+  fifo_device.py --umockdev DEV.umockdev --ioctl /dev/input/eventN=DEV.ioctl --events EVENTS.evemu \
+      [--hold SECONDS] -- COMMAND [ARGS...]
+
+COMMAND runs with the testbed (UMOCKDEV_DIR, LD_PRELOAD) and inherits stdout and stderr. The events (`E:` lines;
+their times are written as recorded) go in as fast as the reader takes them; SECONDS after the last one
+(default 1), COMMAND gets SIGTERM. The script exits with COMMAND's status (128 + N if a signal N killed it).
+Every wait has a timeout.
+"""
+import argparse
+import os
+import signal
+import struct
+import subprocess
+import sys
+import threading
+
+import gi
+
+gi.require_version("UMockdev", "1.0")
+from gi.repository import UMockdev  # noqa: E402
+
+EVENT = struct.Struct("<qqHHi")  # struct input_event on 64-bit Linux
+CHUNK = (4096 // EVENT.size) * EVENT.size
+
+
+def events_bytes(path):
+    data = bytearray()
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            fields = line.split()
+            if not fields or fields[0] != "E:":
+                continue
+            seconds, _, micros = fields[1].partition(".")
+            data += EVENT.pack(int(seconds), int(micros or 0), int(fields[2], 16), int(fields[3], 16), int(fields[4]))
+    return bytes(data)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--umockdev", required=True)
+    parser.add_argument("--ioctl", required=True, help="NODE=FILE")
+    parser.add_argument("--events", required=True)
+    parser.add_argument("--hold", type=float, default=1.0)
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    options = parser.parse_args()
+    command = options.command[1:] if options.command[:1] == ["--"] else options.command
+    node, _, ioctl_file = options.ioctl.partition("=")
+
+    testbed = UMockdev.Testbed.new()
+    with open(options.umockdev, encoding="utf-8") as handle:
+        if not testbed.add_from_string(handle.read()):
+            sys.exit("fifo_device.py: umockdev did not accept %s" % options.umockdev)
+    if not testbed.load_ioctl(node, ioctl_file):
+        sys.exit("fifo_device.py: umockdev did not accept %s" % ioctl_file)
+    root = testbed.get_root_dir()
+    path = root + node
+    os.unlink(path)
+    os.mkfifo(path)
+    # Held open for reading and writing, so the reader never sees a hang-up between writes.
+    fifo = os.open(path, os.O_RDWR)
+    environment = dict(os.environ, UMOCKDEV_DIR=root, LD_PRELOAD="libumockdev-preload.so.0")
+    child = subprocess.Popen(command, env=environment)
+
+    data = events_bytes(options.events)
+
+    def feed():
+        view = memoryview(data)
+        for offset in range(0, len(view), CHUNK):
+            os.write(fifo, view[offset:offset + CHUNK])
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    writer.join(timeout=60)
+    try:
+        child.wait(timeout=options.hold)
+    except subprocess.TimeoutExpired:
+        child.send_signal(signal.SIGTERM)
+        try:
+            child.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+    os.close(fifo)
+    status = child.returncode
+    sys.exit(128 - status if status < 0 else status)
+
+
+if __name__ == "__main__":
+    main()
