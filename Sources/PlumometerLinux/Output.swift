@@ -94,6 +94,17 @@ public final class FileDescriptorWriter: @unchecked Sendable {
         return entry.revents & Int16(POLLERR | POLLHUP) != 0
     }
 
+    /// Whether a write of up to `PIPE_BUF` (4096) bytes would not block now: for a pipe, a free page (such a write
+    /// is atomic and fits in it); files always. The corresponding C function is `poll(2)`.
+    public var canTakeSmallWrite: Bool {
+        var entry = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+        guard case .success(let ready) = retryingOnInterrupt({ poll(&entry, 1, 0) }), ready == 1 else { return false }
+        return entry.revents & Int16(POLLOUT) != 0
+    }
+
+    /// The size up to which ``canTakeSmallWrite`` promises a write will not block.
+    public static let smallWriteLimit = Int(PIPE_BUF)
+
     /// Whether the descriptor is a terminal. The corresponding C function is `isatty(3)`.
     public var isTerminal: Bool { isatty(fileDescriptor) == 1 }
 }

@@ -1,4 +1,4 @@
-public import PlumometerCore
+import PlumometerCore
 
 /// What the outputs say about a device when reading from it starts.
 struct DeviceRecord: Sendable {

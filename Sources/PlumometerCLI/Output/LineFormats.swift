@@ -1,4 +1,4 @@
-public import PlumometerCore
+import PlumometerCore
 
 /// Turns readings into lines of one of the line formats (JSON Lines, CSV, text).
 ///
@@ -43,47 +43,44 @@ struct JSONLinesFormatter: LineFormatter {
     }
 
     func frame(_ reading: Reading, sequence: Int, device: String) -> String? {
-        // One buffer reserved for the whole line and appended to piece by piece: at 1 kHz with many contacts,
-        // temporary strings from `a + b` were most of the formatting cost.
-        var line = ""
-        line.reserveCapacity(128 + device.utf8.count + reading.contacts.count * 300)
-        line += "{\"type\":\"frame\",\"time\":"
-        NumberText.appendSeconds(reading.time, to: &line)
-        line += ",\"seq\":"
-        line += String(sequence)
-        line += ",\"device\":"
-        line += JSONText.string(device)
-        line += reading.resync ? ",\"resync\":true,\"contacts\":[" : ",\"resync\":false,\"contacts\":["
+        var line = LineBuilder(capacity: 128 + device.utf8.count + reading.contacts.count * 300)
+        line.append("{\"type\":\"frame\",\"time\":")
+        line.append(seconds: reading.time)
+        line.append(",\"seq\":")
+        line.append(integer: sequence)
+        line.append(",\"device\":")
+        line.append(jsonString: device)
+        line.append(reading.resync ? ",\"resync\":true,\"contacts\":[" : ",\"resync\":false,\"contacts\":[")
         for (index, contact) in reading.contacts.enumerated() {
-            line += index > 0 ? ",{\"id\":" : "{\"id\":"
-            line += String(contact.id)
-            line += ",\"slot\":"
-            if let slot = contact.slot { line += String(slot) } else { line += "null" }
-            line += ",\"x\":"
-            if let x = contact.x { line += String(x) } else { line += "null" }
-            line += ",\"y\":"
-            if let y = contact.y { line += String(y) } else { line += "null" }
-            line += ",\"pressure\":"
-            line += String(contact.pressure)
-            line += ",\"force\":"
-            NumberText.appendFixed(contact.force, 4, to: &line)
-            line += ",\"percent\":"
-            NumberText.appendFixed(contact.percent, 1, to: &line)
-            line += ",\"ratio\":"
-            NumberText.appendFixed(contact.ratio, 4, to: &line)
-            line += ",\"share\":"
-            NumberText.appendFixed(contact.share, 4, to: &line)
-            line += ",\"rank\":"
-            line += String(contact.rank)
-            line += contact.heaviest ? ",\"heaviest\":true" : ",\"heaviest\":false"
-            line += contact.stable ? ",\"stable\":true" : ",\"stable\":false"
-            line += contact.saturated ? ",\"saturated\":true" : ",\"saturated\":false"
-            line += ",\"grams\":"
-            if let grams = contact.grams { NumberText.appendFixed(grams, 2, to: &line) } else { line += "null" }
-            line += "}"
+            line.append(index > 0 ? ",{\"id\":" : "{\"id\":")
+            line.append(integer: contact.id)
+            line.append(",\"slot\":")
+            if let slot = contact.slot { line.append(integer: slot) } else { line.append("null") }
+            line.append(",\"x\":")
+            if let x = contact.x { line.append(integer: x) } else { line.append("null") }
+            line.append(",\"y\":")
+            if let y = contact.y { line.append(integer: y) } else { line.append("null") }
+            line.append(",\"pressure\":")
+            line.append(integer: contact.pressure)
+            line.append(",\"force\":")
+            line.append(fixed: contact.force, decimals: 4)
+            line.append(",\"percent\":")
+            line.append(fixed: contact.percent, decimals: 1)
+            line.append(",\"ratio\":")
+            line.append(fixed: contact.ratio, decimals: 4)
+            line.append(",\"share\":")
+            line.append(fixed: contact.share, decimals: 4)
+            line.append(",\"rank\":")
+            line.append(integer: contact.rank)
+            line.append(contact.heaviest ? ",\"heaviest\":true" : ",\"heaviest\":false")
+            line.append(contact.stable ? ",\"stable\":true" : ",\"stable\":false")
+            line.append(contact.saturated ? ",\"saturated\":true" : ",\"saturated\":false")
+            line.append(",\"grams\":")
+            if let grams = contact.grams { line.append(fixed: grams, decimals: 2) } else { line.append("null") }
+            line.append("}")
         }
-        line += "]}\n"
-        return line
+        line.append("]}\n")
+        return line.string
     }
 
     func removed(path: String, time: EventTime) -> String? {

@@ -1,4 +1,4 @@
-public import PlumometerCore
+import PlumometerCore
 import PlumometerLinux
 
 /// The terminal counterpart of the original app's circles: one bar per contact sized by its force, its

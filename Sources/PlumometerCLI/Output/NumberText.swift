@@ -1,4 +1,4 @@
-public import PlumometerCore
+import PlumometerCore
 
 /// Fixed-point number text without Foundation's `String(format:)`, which is slow on a 1 kHz path and
 /// locale-dependent. Output must be byte-for-byte reproducible for replay tests.

@@ -1,4 +1,4 @@
-public import PlumometerCore
+import PlumometerCore
 
 /// Where readings go: a line format on a file descriptor, or the live view.
 protocol ReadingOutput: AnyObject {

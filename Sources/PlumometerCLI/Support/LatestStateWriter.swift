@@ -37,7 +37,8 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
     private(set) var skipped = 0
     private var reportedSkipped = 0
     private var lastReport = MonotonicClock.now()
-    /// Entries queued behind an idle writer before frames start replacing each other.
+    /// Records waiting for a stalled consumer before the oldest frames give way: 64 ms of a 1 kHz pad, about
+    /// 256 KiB of 16-contact JSON lines.
     static let queueLimit = 64
     /// How often, at most, stderr hears about skipped frames.
     static let reportInterval: Int64 = 5_000_000
@@ -57,14 +58,30 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
             condition.unlock()
             throw failure
         }
-        // A frame replaces the queued one only while the writer is stuck in a write (or far behind): a writer
-        // that merely has not been scheduled yet gets every frame.
-        if droppable, writing || queue.count >= Self.queueLimit, let last = queue.last, last.droppable {
-            queue[queue.count - 1] = Entry(text: text, droppable: true)
-            skipped += 1
-        } else {
-            queue.append(Entry(text: text, droppable: droppable))
+        // The common case, a consumer that keeps up: nothing queued, the writer idle, and stdout able to take a
+        // small write at once. Writing here saves two context switches per frame; anything that could block goes
+        // to the writer thread instead.
+        if queue.isEmpty, !writing, text.utf8.count <= FileDescriptorWriter.smallWriteLimit, sink.canTakeSmallWrite {
+            writing = true
+            condition.unlock()
+            var writeError: (any Error)?
+            do { try sink.write(text) } catch { writeError = error }
+            condition.lock()
+            writing = false
+            if let writeError, failure == nil { failure = writeError }
+            condition.broadcast()
+            condition.unlock()
+            if let writeError { throw writeError }
+            return
         }
+        // Frames queue up behind a writer that is merely busy, so a consumer that keeps up loses nothing. Once
+        // `queueLimit` records wait (the consumer has stalled), the oldest waiting frame makes room: the queue
+        // always ends with the newest state, and memory stays bounded however long the stall.
+        if droppable, queue.count >= Self.queueLimit, let oldest = queue.firstIndex(where: \.droppable) {
+            queue.remove(at: oldest)
+            skipped += 1
+        }
+        queue.append(Entry(text: text, droppable: droppable))
         condition.signal()
         let skippedNow = skipped
         condition.unlock()

@@ -1,5 +1,5 @@
 import PlumometerLinux
-public import PlumometerCore
+import PlumometerCore
 
 /// `CLOCK_MONOTONIC`, the clock evdev devices stamp events with once asked to.
 enum MonotonicClock {

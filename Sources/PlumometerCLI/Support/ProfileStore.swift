@@ -1,5 +1,5 @@
 import Foundation
-public import PlumometerCore
+import PlumometerCore
 
 /// Calibration profiles on disk: JSON under `$XDG_CONFIG_HOME/plumometer/` (default `~/.config/plumometer/`),
 /// one file per device identity, so a device's calibration follows it to any `/dev/input/eventN`.

@@ -1,4 +1,4 @@
-public import PlumometerCore
+import PlumometerCore
 
 /// Settings that shape readings, shared by live streaming and replay.
 struct ReadingSettings: Sendable {

@@ -1,5 +1,5 @@
-public import PlumometerCore
-public import PlumometerRecording
+import PlumometerCore
+import PlumometerRecording
 
 /// Plays a recorded device's events through the decoder into a ``FrameConsumer``, ticking it at exactly its
 /// deadlines between events, so a recording gives the same readings, with the same time stamps, whether it is
