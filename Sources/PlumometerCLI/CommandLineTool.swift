@@ -7,6 +7,9 @@ import PlumometerLinux
 public enum CommandLineTool {
     /// Runs the tool with the process's arguments and exits with its status.
     public static func main() -> Never {
+        // First thing, before any thread exists: a Ctrl-C or SIGTERM during start-up waits for the poll loop,
+        // which stops cleanly (status 0, complete lines). The commands without a loop are all quick.
+        blockStopSignals()
         exitProcess(run(arguments: Array(CommandLine.arguments.dropFirst())))
     }
 

@@ -176,3 +176,13 @@ public enum StopSignal {
 public func exitProcess(_ status: Int32) -> Never {
     exit(status)
 }
+
+/// Blocks SIGINT, SIGTERM and SIGHUP for the calling thread (and the threads it starts later), so that a signal
+/// arriving before the poll loop's signalfd exists stays pending instead of killing the process mid-start-up;
+/// the loop then reads it like any other. The corresponding C function is `pthread_sigmask(3)`.
+public func blockStopSignals() {
+    var set = sigset_t()
+    sigemptyset(&set)
+    for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
+    pthread_sigmask(SIG_BLOCK, &set, nil)
+}

@@ -199,9 +199,14 @@ final class StreamSession {
             case .added(let node):
                 guard device == nil else { continue }
                 let report = try DeviceDiscovery.scan(includeSkipped: false)
-                guard let candidate = report.devices.first(where: { $0.node == node }),
-                    target.accepts(candidate, previous: identity)
-                else { continue }
+                guard let candidate = report.devices.first(where: { $0.node == node }) else { continue }
+                guard target.accepts(candidate, previous: identity) else {
+                    // Say why a device that came back (or a new candidate) is not read, rather than stay silent.
+                    if let reason = candidate.verdict.reason {
+                        Diagnostics.note("\(node) (\(candidate.name)) appeared but is not read: \(reason)")
+                    }
+                    continue
+                }
                 do {
                     try open(path: node)
                 } catch {
