@@ -98,7 +98,8 @@ public struct ContactDecoder: Sendable {
     ///   - singleTouch: the current values of the non-multitouch axes (`ABS_X`, `ABS_Y`, `ABS_PRESSURE`).
     ///   - touching: whether the single-touch contact is down (see ``singleTouchIsDown(device:keysDown:pressure:)``).
     ///   - time: the time to stamp on the frame.
-    /// - Returns: a resync frame with the contacts down, or nil when none is down.
+    /// - Returns: a resync frame with the contacts down, or nil when none is down and none was reported before (a
+    ///   seed that clears contacts reported earlier returns an empty resync frame, so no consumer keeps them).
     public mutating func seed(
         slots seededSlots: [[AbsoluteAxis: Int32]],
         singleTouch: [AbsoluteAxis: Int32],
@@ -121,8 +122,9 @@ public struct ContactDecoder: Sendable {
         case .singleTouch:
             singleTouchID = touching ? takeSyntheticID() : nil
         }
+        let before = published
         published = currentContacts()
-        guard !published.isEmpty else { return nil }
+        guard !published.isEmpty || !before.isEmpty else { return nil }
         return ContactFrame(time: time, contacts: published, resync: true)
     }
 
@@ -300,7 +302,11 @@ public struct ContactDecoder: Sendable {
         switch contactProtocol {
         case .multitouchSlots:
             var result: [ContactSample] = []
+            // The kernel gives every contact its own tracking id, but a uinput device (or a hand-edited recording)
+            // can put one id in two slots. A contact is one id: the lowest slot holding it wins, as in the tracker.
+            var taken = Set<Int32>()
             for (index, slot) in slots.enumerated() where slot.trackingID >= 0 {
+                guard taken.insert(slot.trackingID).inserted else { continue }
                 result.append(Self.sample(id: Int(slot.trackingID), slot: index, values: slot.values))
             }
             return result.sorted { $0.id < $1.id }
