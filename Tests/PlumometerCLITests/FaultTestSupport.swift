@@ -68,3 +68,38 @@ enum Faults {
 
     static func t(_ ms: Int64) -> EventTime { EventTime(microseconds: ms * 1000) }
 }
+
+extension Faults {
+    /// Runs `plumometer --device NODE -f jsonl` under umockdev-run with `events` replayed into the emulated device,
+    /// and stops it with a real SIGTERM after `seconds`.
+    static func stream(
+        device file: String = "apple-magic-trackpad-2-usb.desc",
+        events: [RawEvent],
+        slotValues: [[AbsoluteAxis: Int32]] = [],
+        keysDown: Set<KeyCode> = [],
+        seconds: Double = 1.2
+    ) throws -> ProcessResult {
+        let directory = try Umockdev.temporaryDirectory("fault")
+        let node = "/dev/input/event7"
+        let files = try deviceFiles(
+            try description(file), node: node, slotValues: slotValues, keysDown: keysDown, in: directory
+        )
+        let eventsURL = try eventsFile(events, named: "events.evemu", in: directory)
+        return try ProcessRunner.run(
+            try #require(Umockdev.runner).path,
+            files.arguments(events: eventsURL)
+                + ["--", "timeout", "--preserve-status", "-s", "TERM", String(seconds), try CLI.binary]
+                + ["--device", node, "-f", "jsonl"],
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
+            timeout: 30
+        )
+    }
+
+    /// The frame records of a run, in order, as (resync, contact ids).
+    static func frames(_ result: ProcessResult) -> [(resync: Bool, ids: [Int], records: [[String: Any]])] {
+        records(result.stdoutLines).filter { $0.string("type") == "frame" }.map { frame in
+            let contacts = frame.objects("contacts")
+            return (frame.bool("resync") == true, contacts.compactMap { $0.int("id") }, contacts)
+        }
+    }
+}
