@@ -4,7 +4,7 @@ import PlumometerTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SIGTERM at any point: many runs killed after seeded random delays, from the very start of the process to the

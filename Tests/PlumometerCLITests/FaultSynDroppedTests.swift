@@ -48,7 +48,8 @@ struct FaultSynDroppedTests {
     }
 
     @Test func manyDropsInARow() throws {
-        let events = Self.crowd + (0..<25).map { Self.dropped(at: 20 + Int64($0)) }
+        let events =
+            Self.crowd + (0..<25).map { Self.dropped(at: 20 + Int64($0)) }
             + [.abs(.mtPressure, 41, at: Self.t(300)), .syn(.report, at: Self.t(300))]
         let result = try Faults.stream(events: events, slotValues: Self.trueState, keysDown: Self.keys)
         let frames = Self.checkedFrames(result)

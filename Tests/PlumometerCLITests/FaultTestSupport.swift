@@ -103,7 +103,8 @@ extension Faults {
     /// SIGTERM that arrives before plumometer sets up its own handling would wait, pending, instead of killing it,
     /// and a test could not see what a user's `kill` does.
     static func unmasked(_ command: [String]) -> [String] {
-        let script = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, set()); "
+        let script =
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, set()); "
             + "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM)]; "
             + "os.execvp(sys.argv[1], sys.argv[1:])"
         return ["-c", script] + command

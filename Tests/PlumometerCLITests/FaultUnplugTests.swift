@@ -44,8 +44,9 @@ struct FaultUnplugTests {
         let parts = result.stdout.components(separatedBy: "--- stderr\n")
         let report = parts[0].split(separator: "\n").map(String.init)
         let stderr = parts.count > 1 ? parts[1] : ""
-        #expect(!report.contains { $0.hasPrefix("timeout:") || $0.hasPrefix("exited early") || $0.hasPrefix("killed") },
-                "\(result.stdout)\n\(result.stderr)")
+        #expect(
+            !report.contains { $0.hasPrefix("timeout:") || $0.hasPrefix("exited early") || $0.hasPrefix("killed") },
+            "\(result.stdout)\n\(result.stderr)")
         #expect(report.first == "status=0", "SIGTERM after the replug still exits 0: \(report.first ?? "")")
         let records = Faults.records(Array(report.dropFirst()))
         let types = records.compactMap { $0.string("type") }

@@ -60,8 +60,10 @@ extension FaultRegressionTests {
     @Test func oneTrackingIDInTwoSlotsIsOneContact() throws {
         var decoder = ContactDecoder(device: Self.slotted)
         let events: [RawEvent] = [
-            .abs(.mtSlot, 3, at: Self.t(1)), .abs(.mtTrackingID, 8, at: Self.t(1)), .abs(.mtPressure, 90, at: Self.t(1)),
-            .abs(.mtSlot, 1, at: Self.t(1)), .abs(.mtTrackingID, 8, at: Self.t(1)), .abs(.mtPressure, 20, at: Self.t(1)),
+            .abs(.mtSlot, 3, at: Self.t(1)), .abs(.mtTrackingID, 8, at: Self.t(1)),
+            .abs(.mtPressure, 90, at: Self.t(1)),
+            .abs(.mtSlot, 1, at: Self.t(1)), .abs(.mtTrackingID, 8, at: Self.t(1)),
+            .abs(.mtPressure, 20, at: Self.t(1)),
             .syn(.report, at: Self.t(1)),
         ]
         var frames: [ContactFrame] = []
