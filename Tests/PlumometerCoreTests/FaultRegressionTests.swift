@@ -156,14 +156,14 @@ extension FaultRegressionTests {
         _ = decoder.consume(.syn(.report, at: Self.t(1)))
         let start = Self.clock()
         var last: ContactFrame?
-        for frame in 0..<300 {
+        for frame in 0..<600 {
             _ = decoder.consume(.abs(.pressure, Int32(frame % 200), at: Self.t(Int64(2 + frame))))
             last = decoder.consume(.syn(.report, at: Self.t(Int64(2 + frame)))) ?? last
         }
         let elapsed = Self.clock() - start
         #expect(last?.contacts.count == 1024)
-        #expect(last?.contacts.first?.pressure == Int32(299 % 200), "the oldest contact carries the legacy pressure")
+        #expect(last?.contacts.first?.pressure == Int32(599 % 200), "the oldest contact carries the legacy pressure")
         #expect(last?.contacts.dropFirst().allSatisfy { $0.pressure == nil } == true)
-        #expect(elapsed < .seconds(10), "took \(elapsed)")
+        #expect(elapsed < .seconds(5), "took \(elapsed); the quadratic version took 10.7 s for half as many frames")
     }
 }
