@@ -66,7 +66,9 @@ public struct ContactDecoder: Sendable {
         self.device = device
         self.contactProtocol = device.contactProtocol
         self.legacyPressureOnly = !device.hasAxis(.mtPressure) && device.hasAxis(.pressure)
-        let slotCount = device.slotCount ?? 0
+        // A description can declare any slot range (2^32 slots from a hostile recording); the kernel refuses more
+        // than 1024 (`input_mt_init_slots`), so no real device has more, and events for slots beyond are ignored.
+        let slotCount = Swift.min(device.slotCount ?? 0, Self.maximumSlots)
         self.slots = Array(repeating: Slot(), count: slotCount)
         // Protocol A matching: a contact that moved more than a quarter of the larger axis span since the previous
         // frame is a different contact. Fingers do not move that far in one report (about 12 ms).
@@ -75,6 +77,14 @@ public struct ContactDecoder: Sendable {
         let limit = Swift.max(xSpan, ySpan) / 4
         self.matchDistanceSquared = limit > 0 ? limit * limit : Double.infinity
     }
+
+    /// The most protocol B slots decoded: the kernel's own limit for a multitouch device.
+    public static let maximumSlots = 1024
+
+    /// The most contacts a protocol A frame may list; later ones in the same frame are ignored. Protocol A drivers
+    /// report ten or twenty; the limit keeps the nearest-contact matching (quadratic in the contacts) bounded when
+    /// a recording lists thousands in one frame.
+    public static let maximumAnonymousContacts = 256
 
     /// The contacts down as of the last `SYN_REPORT`, ordered by id.
     public var contacts: [ContactSample] { published }
@@ -98,7 +108,8 @@ public struct ContactDecoder: Sendable {
     ///   - singleTouch: the current values of the non-multitouch axes (`ABS_X`, `ABS_Y`, `ABS_PRESSURE`).
     ///   - touching: whether the single-touch contact is down (see ``singleTouchIsDown(device:keysDown:pressure:)``).
     ///   - time: the time to stamp on the frame.
-    /// - Returns: a resync frame with the contacts down, or nil when none is down.
+    /// - Returns: a resync frame with the contacts down, or nil when none is down and none was reported before (a
+    ///   seed that clears contacts reported earlier returns an empty resync frame, so no consumer keeps them).
     public mutating func seed(
         slots seededSlots: [[AbsoluteAxis: Int32]],
         singleTouch: [AbsoluteAxis: Int32],
@@ -121,8 +132,9 @@ public struct ContactDecoder: Sendable {
         case .singleTouch:
             singleTouchID = touching ? takeSyntheticID() : nil
         }
+        let before = published
         published = currentContacts()
-        guard !published.isEmpty else { return nil }
+        guard !published.isEmpty || !before.isEmpty else { return nil }
         return ContactFrame(time: time, contacts: published, resync: true)
     }
 
@@ -178,7 +190,7 @@ public struct ContactDecoder: Sendable {
         case .mtReport:
             sawMTReport = true
             if !pendingValues.isEmpty {
-                pendingContacts.append(pendingValues)
+                if pendingContacts.count < Self.maximumAnonymousContacts { pendingContacts.append(pendingValues) }
                 pendingValues = [:]
             }
             return nil
@@ -219,7 +231,7 @@ public struct ContactDecoder: Sendable {
         case .multitouchAnonymous:
             if !pendingValues.isEmpty {
                 // A device that ends its last contact with SYN_REPORT instead of SYN_MT_REPORT.
-                pendingContacts.append(pendingValues)
+                if pendingContacts.count < Self.maximumAnonymousContacts { pendingContacts.append(pendingValues) }
                 pendingValues = [:]
             }
             let listed = !pendingContacts.isEmpty || sawMTReport
@@ -300,7 +312,11 @@ public struct ContactDecoder: Sendable {
         switch contactProtocol {
         case .multitouchSlots:
             var result: [ContactSample] = []
+            // The kernel gives every contact its own tracking id, but a uinput device (or a hand-edited recording)
+            // can put one id in two slots. A contact is one id: the lowest slot holding it wins, as in the tracker.
+            var taken = Set<Int32>()
             for (index, slot) in slots.enumerated() where slot.trackingID >= 0 {
+                guard taken.insert(slot.trackingID).inserted else { continue }
                 result.append(Self.sample(id: Int(slot.trackingID), slot: index, values: slot.values))
             }
             return result.sorted { $0.id < $1.id }
@@ -334,9 +350,13 @@ public struct ContactDecoder: Sendable {
     /// The contacts as the state stands now, with the legacy pressure rule applied.
     private mutating func currentContacts() -> [ContactSample] {
         let contacts = snapshot()
+        // Only the legacy pressure rule needs the order; keeping it costs linear time per frame (sets, not
+        // `contains` on the array, which made a frame with a thousand contacts quadratic).
+        guard legacyPressureOnly, contactProtocol != .singleTouch else { return contacts }
         let ids = Set(contacts.map(\.id))
         appearanceOrder.removeAll { !ids.contains($0) }
-        for contact in contacts where !appearanceOrder.contains(contact.id) {
+        var known = Set(appearanceOrder)
+        for contact in contacts where known.insert(contact.id).inserted {
             appearanceOrder.append(contact.id)
         }
         return applyLegacyPressure(contacts)

@@ -1,0 +1,120 @@
+import Foundation
+import PlumometerCore
+import PlumometerRecording
+import PlumometerTestSupport
+import Testing
+
+/// Shared pieces of the fault tests: emulated devices, event scripts, and checks on JSON Lines output.
+enum Faults {
+    static let wrapper = "/usr/bin/umockdev-wrapper"
+    static let python = "/usr/bin/python3"
+
+    /// Whether the Python GI bindings of umockdev can be used (the unplug test drives a testbed from Python).
+    static var canDriveTestbeds: Bool {
+        guard Umockdev.isAvailable, FileManager.default.isExecutableFile(atPath: wrapper),
+            FileManager.default.isExecutableFile(atPath: python)
+        else { return false }
+        let probe = try? ProcessRunner.run(
+            python, ["-c", "import gi; gi.require_version('UMockdev', '1.0'); from gi.repository import UMockdev"],
+            timeout: 20
+        )
+        return probe?.status == 0
+    }
+
+    static func fixture(_ name: String) -> URL {
+        Fixtures.projectFixtures.appendingPathComponent("Faults/" + name)
+    }
+
+    /// The description of a device in Tests/Fixtures/Devices.
+    static func description(_ file: String) throws -> DeviceDescription {
+        let url = Fixtures.projectFixtures.appendingPathComponent("Devices/" + file)
+        return try RecordingReader.readDescription(text: try String(contentsOf: url, encoding: .utf8), fileName: file)
+    }
+
+    /// Writes the emulated device files for `description` at `node` into `directory`.
+    static func deviceFiles(
+        _ description: DeviceDescription,
+        node: String,
+        slotValues: [[AbsoluteAxis: Int32]] = [],
+        keysDown: Set<KeyCode> = [],
+        in directory: URL
+    ) throws -> UmockdevFiles {
+        let device = UmockdevDevice(
+            description: description, node: node, udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1"],
+            slotValues: slotValues, keysDown: keysDown
+        )
+        return try device.write(to: directory)
+    }
+
+    /// Writes `events` as an evemu events file umockdev can replay.
+    static func eventsFile(_ events: [RawEvent], named name: String, in directory: URL) throws -> URL {
+        let url = directory.appendingPathComponent(name)
+        try Umockdev.eventsText(events).write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    /// Every line parsed as a JSON object; records a failure for each line that is not a complete one.
+    static func records(_ lines: [String]) -> [[String: Any]] {
+        lines.compactMap { line in
+            guard let data = line.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data),
+                let record = object as? [String: Any]
+            else {
+                Issue.record("not a complete JSON line: \(line)")
+                return nil
+            }
+            return record
+        }
+    }
+
+    static func t(_ ms: Int64) -> EventTime { EventTime(microseconds: ms * 1000) }
+}
+
+extension Faults {
+    /// Runs `plumometer --device NODE -f jsonl` under umockdev-run with `events` replayed into the emulated device,
+    /// and stops it with a real SIGTERM after `seconds`.
+    static func stream(
+        device file: String = "apple-magic-trackpad-2-usb.desc",
+        events: [RawEvent],
+        slotValues: [[AbsoluteAxis: Int32]] = [],
+        keysDown: Set<KeyCode> = [],
+        seconds: Double = 1.2
+    ) throws -> ProcessResult {
+        let directory = try Umockdev.temporaryDirectory("fault")
+        let node = "/dev/input/event7"
+        let files = try deviceFiles(
+            try description(file), node: node, slotValues: slotValues, keysDown: keysDown, in: directory
+        )
+        let eventsURL = try eventsFile(events, named: "events.evemu", in: directory)
+        return try ProcessRunner.run(
+            python,
+            unmasked(
+                [try #require(Umockdev.runner).path] + files.arguments(events: eventsURL)
+                    + ["--", "timeout", "--preserve-status", "-s", "TERM", String(seconds), try CLI.binary]
+                    + ["--device", node, "-f", "jsonl"]
+            ),
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
+            timeout: 30
+        )
+    }
+
+    /// Arguments for `python3` that run `command` with no signal blocked and default dispositions.
+    ///
+    /// A child inherits its parent's signal mask, and the test runner's threads block SIGTERM: without this, a
+    /// SIGTERM that arrives before plumometer sets up its own handling would wait, pending, instead of killing it,
+    /// and a test could not see what a user's `kill` does.
+    static func unmasked(_ command: [String]) -> [String] {
+        let script =
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, set()); "
+            + "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM)]; "
+            + "os.execvp(sys.argv[1], sys.argv[1:])"
+        return ["-c", script] + command
+    }
+
+    /// The frame records of a run, in order, as (resync, contact ids).
+    static func frames(_ result: ProcessResult) -> [(resync: Bool, ids: [Int], records: [[String: Any]])] {
+        records(result.stdoutLines).filter { $0.string("type") == "frame" }.map { frame in
+            let contacts = frame.objects("contacts")
+            return (frame.bool("resync") == true, contacts.compactMap { $0.int("id") }, contacts)
+        }
+    }
+}
