@@ -90,6 +90,62 @@ struct ContactDecoderTests {
         #expect(decoder.contacts.map(\.id) == [10, 13])
     }
 
+    /// evemu keeps no initial state: a recording that starts with a finger down sends its slot's values with no
+    /// tracking id first. That contact is reported (under an id above the tracking id range) until it lifts.
+    @Test func aRecordingThatStartsMidTouchReportsTheContactAlreadyDown() throws {
+        var decoder = ContactDecoder(device: Self.slotted)
+        let beforeReport = decoder.consume(.abs(.mtPressure, 80, at: Self.t(0)))
+        #expect(beforeReport == nil)
+        let firstFrame = decoder.consume(.syn(.report, at: Self.t(0)))
+        let first = try #require(firstFrame)
+        #expect(first.contacts.map(\.id) == [65_536])
+        #expect(first.contacts.first?.pressure == 80)
+        _ = decoder.consume(.abs(.mtSlot, 1, at: Self.t(10)))
+        _ = decoder.consume(.abs(.mtTrackingID, 7, at: Self.t(10)))
+        _ = decoder.consume(.abs(.mtPressure, 30, at: Self.t(10)))
+        let secondFrame = decoder.consume(.syn(.report, at: Self.t(10)))
+        let second = try #require(secondFrame)
+        #expect(second.contacts.map(\.id) == [7, 65_536])
+        _ = decoder.consume(.abs(.mtSlot, 0, at: Self.t(20)))
+        _ = decoder.consume(.abs(.mtTrackingID, -1, at: Self.t(20)))
+        let thirdFrame = decoder.consume(.syn(.report, at: Self.t(20)))
+        let third = try #require(thirdFrame)
+        #expect(third.contacts.map(\.id) == [7])
+        // The slot is known now: later values for an empty slot make no contact (the kernel never sends them).
+        _ = decoder.consume(.abs(.mtPressure, 50, at: Self.t(30)))
+        let quiet = decoder.consume(.syn(.report, at: Self.t(30)))
+        #expect(quiet == nil)
+        #expect(decoder.contacts.map(\.id) == [7])
+    }
+
+    /// A live device is seeded at open: an empty slot there is known to be empty.
+    @Test func aSeededEmptySlotMakesNoContact() {
+        var decoder = ContactDecoder(device: Self.slotted)
+        _ = decoder.seed(slots: [], singleTouch: [:], touching: false, at: Self.t(0))
+        _ = decoder.consume(.abs(.mtPressure, 80, at: Self.t(1)))
+        let quiet = decoder.consume(.syn(.report, at: Self.t(1)))
+        #expect(quiet == nil)
+        #expect(decoder.contacts.isEmpty)
+    }
+
+    /// A pen recording that starts mid-stroke: pressure tells the state until the first BTN_TOUCH event.
+    @Test func aPenRecordingThatStartsMidStroke() throws {
+        var decoder = ContactDecoder(device: Self.pen)
+        _ = decoder.consume(.abs(.pressure, 900, at: Self.t(0)))
+        let firstFrame = decoder.consume(.syn(.report, at: Self.t(0)))
+        let first = try #require(firstFrame)
+        #expect(first.contacts.count == 1)
+        _ = decoder.consume(.key(.btnTouch, 0, at: Self.t(10)))
+        _ = decoder.consume(.abs(.pressure, 0, at: Self.t(10)))
+        let liftedFrame = decoder.consume(.syn(.report, at: Self.t(10)))
+        let lifted = try #require(liftedFrame)
+        #expect(lifted.contacts.isEmpty)
+        // From now on BTN_TOUCH rules: pressure while hovering is no touch.
+        _ = decoder.consume(.abs(.pressure, 5, at: Self.t(20)))
+        let quiet = decoder.consume(.syn(.report, at: Self.t(20)))
+        #expect(quiet == nil)
+    }
+
     @Test func stateAppliesOnlyAtSynReport() {
         var decoder = ContactDecoder(device: Self.slotted)
         #expect(decoder.consume(.abs(.mtTrackingID, 1, at: Self.t(1))) == nil)

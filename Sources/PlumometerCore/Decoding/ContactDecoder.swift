@@ -20,6 +20,9 @@ public struct ContactDecoder: Sendable {
     private struct Slot: Sendable {
         var trackingID: Int32 = -1
         var values: [AbsoluteAxis: Int32] = [:]
+        /// Whether this slot's state is known: seeded from the device, or a tracking id seen. A recording starts
+        /// with every slot unknown, since evemu keeps no initial state.
+        var known = false
     }
 
     /// One protocol A contact of the current or the previous frame.
@@ -47,6 +50,8 @@ public struct ContactDecoder: Sendable {
     private var singleValues: [AbsoluteAxis: Int32] = [:]
     private var keys: Set<KeyCode> = []
     private var singleTouchID: Int?
+    /// Whether a `BTN_TOUCH` event (or a seed) told the single-touch state; a recording may start mid-touch.
+    private var touchKeyKnown = false
 
     // Shared.
     private var nextSyntheticID = 0
@@ -119,11 +124,14 @@ public struct ContactDecoder: Sendable {
         singleValues.merge(singleTouch) { _, new in new }
         switch contactProtocol {
         case .multitouchSlots:
-            for (index, values) in seededSlots.enumerated() where index < slots.count {
+            for index in slots.indices {
                 var slot = Slot()
-                slot.values = values
-                slot.values[.mtTrackingID] = nil
-                slot.trackingID = values[.mtTrackingID] ?? -1
+                slot.known = true
+                if index < seededSlots.count {
+                    slot.values = seededSlots[index]
+                    slot.values[.mtTrackingID] = nil
+                    slot.trackingID = seededSlots[index][.mtTrackingID] ?? -1
+                }
                 slots[index] = slot
             }
         case .multitouchAnonymous:
@@ -132,10 +140,19 @@ public struct ContactDecoder: Sendable {
         case .singleTouch:
             singleTouchID = touching ? takeSyntheticID() : nil
         }
+        touchKeyKnown = true
         let before = published
         published = currentContacts()
         guard !published.isEmpty || !before.isEmpty else { return nil }
         return ContactFrame(time: time, contacts: published, resync: true)
+    }
+
+    /// The id of a contact found already down in a recording: above the device's tracking id range (so it never
+    /// collides with a real id), or below zero for a device whose range leaves no room above.
+    private func inferredTrackingID(slot: Int) -> Int32 {
+        let maximum = Int64(device.axes[.mtTrackingID]?.maximum ?? 65_535)
+        let candidate = Swift.max(maximum, 65_535) + 1 + Int64(slot)
+        return candidate <= Int64(Int32.max) ? Int32(candidate) : Int32(-2 - slot)
     }
 
     /// Marks the next frame as a resynchronisation, after the bridge saw `SYN_DROPPED` and lets libevdev resync.
@@ -172,6 +189,7 @@ public struct ContactDecoder: Sendable {
         case .key:
             let key = KeyCode(rawValue: event.code)
             if event.value != 0 { keys.insert(key) } else { keys.remove(key) }
+            if key == .btnTouch { touchKeyKnown = true }
         default:
             break
         }
@@ -210,8 +228,17 @@ public struct ContactDecoder: Sendable {
             } else if axis.isMultitouch {
                 guard slots.indices.contains(currentSlot) else { return }
                 if axis == .mtTrackingID {
-                    slots[currentSlot].trackingID = value
+                    // -1 ends the contact; the kernel never sends another negative id, so none makes one.
+                    slots[currentSlot].trackingID = value < 0 ? -1 : value
+                    slots[currentSlot].known = true
                 } else {
+                    if !slots[currentSlot].known {
+                        // Values for a slot whose contact began before the recording did (evemu keeps no initial
+                        // state, and the kernel sends a slot's values only while it holds a contact): that contact
+                        // is down, under an id no tracking id can have.
+                        slots[currentSlot].known = true
+                        slots[currentSlot].trackingID = inferredTrackingID(slot: currentSlot)
+                    }
                     slots[currentSlot].values[axis] = value
                 }
             } else {
@@ -245,7 +272,11 @@ public struct ContactDecoder: Sendable {
             pendingContacts = []
             sawMTReport = false
         case .singleTouch:
-            let down = Self.singleTouchIsDown(device: device, keysDown: keys, pressure: singleValues[.pressure])
+            var down = Self.singleTouchIsDown(device: device, keysDown: keys, pressure: singleValues[.pressure])
+            if !touchKeyKnown, device.hasKey(.btnTouch), device.hasAxis(.pressure) {
+                // A recording that starts mid-touch has no BTN_TOUCH press yet: pressure tells until it comes.
+                down = (singleValues[.pressure] ?? 0) > 0
+            }
             if down && singleTouchID == nil {
                 singleTouchID = takeSyntheticID()
             } else if !down {
@@ -315,7 +346,7 @@ public struct ContactDecoder: Sendable {
             // The kernel gives every contact its own tracking id, but a uinput device (or a hand-edited recording)
             // can put one id in two slots. A contact is one id: the lowest slot holding it wins, as in the tracker.
             var taken = Set<Int32>()
-            for (index, slot) in slots.enumerated() where slot.trackingID >= 0 {
+            for (index, slot) in slots.enumerated() where slot.trackingID != -1 {
                 guard taken.insert(slot.trackingID).inserted else { continue }
                 result.append(Self.sample(id: Int(slot.trackingID), slot: index, values: slot.values))
             }
