@@ -70,22 +70,26 @@ struct LineBuilder {
 
     private static let powers: [UInt64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
 
-    /// `value` in decimal, left-padded with zeros to `minimumWidth` digits.
+    /// `value` in decimal, left-padded with zeros to `minimumWidth` digits: the digits are counted, the room
+    /// appended as zeros, and the digits written into it from the right.
     private mutating func appendDigits(_ value: UInt64, minimumWidth: Int) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, on the stack
-        var count = 0
-        var remaining = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[23 - count] = UInt8(ascii: "0") + UInt8(remaining % 10)
+        var count = 1
+        var probe = value
+        while probe >= 10 {
+            probe /= 10
+            count += 1
+        }
+        let width = Swift.max(count, minimumWidth)
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            var remaining = value
+            var index = start + width - 1
+            while remaining > 0 {
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
                 remaining /= 10
-                count += 1
-            } while remaining > 0
-            while count < minimumWidth && count < 24 {
-                buffer[23 - count] = UInt8(ascii: "0")
-                count += 1
+                index -= 1
             }
-            bytes.append(contentsOf: buffer[(24 - count)...])
         }
     }
 }

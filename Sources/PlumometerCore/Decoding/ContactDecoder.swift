@@ -19,10 +19,42 @@ public struct ContactDecoder: Sendable {
     /// The last values of one protocol B slot.
     private struct Slot: Sendable {
         var trackingID: Int32 = -1
-        var values: [AbsoluteAxis: Int32] = [:]
+        var values = SlotValues()
         /// Whether this slot's state is known: seeded from the device, or a tracking id seen. A recording starts
         /// with every slot unknown, since evemu keeps no initial state.
         var known = false
+    }
+
+    /// The values of one slot that a ``ContactSample`` carries, kept in fields rather than a dictionary: this is
+    /// written for every event of a 1 kHz, 16-finger pad. Other `ABS_MT_*` axes (orientation, tool type, ...) are
+    /// not reported, so they are not kept.
+    private struct SlotValues: Sendable, Equatable {
+        var x: Int32?
+        var y: Int32?
+        var pressure: Int32?
+        var touchMajor: Int32?
+        var touchMinor: Int32?
+
+        init() {}
+
+        init(_ values: [AbsoluteAxis: Int32]) {
+            x = values[.mtPositionX]
+            y = values[.mtPositionY]
+            pressure = values[.mtPressure]
+            touchMajor = values[.mtTouchMajor]
+            touchMinor = values[.mtTouchMinor]
+        }
+
+        mutating func set(_ axis: AbsoluteAxis, _ value: Int32) {
+            switch axis {
+            case .mtPositionX: x = value
+            case .mtPositionY: y = value
+            case .mtPressure: pressure = value
+            case .mtTouchMajor: touchMajor = value
+            case .mtTouchMinor: touchMinor = value
+            default: break
+            }
+        }
     }
 
     /// One protocol A contact of the current or the previous frame.
@@ -128,8 +160,7 @@ public struct ContactDecoder: Sendable {
                 var slot = Slot()
                 slot.known = true
                 if index < seededSlots.count {
-                    slot.values = seededSlots[index]
-                    slot.values[.mtTrackingID] = nil
+                    slot.values = SlotValues(seededSlots[index])
                     slot.trackingID = seededSlots[index][.mtTrackingID] ?? -1
                 }
                 slots[index] = slot
@@ -239,7 +270,7 @@ public struct ContactDecoder: Sendable {
                         slots[currentSlot].known = true
                         slots[currentSlot].trackingID = inferredTrackingID(slot: currentSlot)
                     }
-                    slots[currentSlot].values[axis] = value
+                    slots[currentSlot].values.set(axis, value)
                 }
             } else {
                 singleValues[axis] = value
@@ -348,7 +379,13 @@ public struct ContactDecoder: Sendable {
             var taken = Set<Int32>()
             for (index, slot) in slots.enumerated() where slot.trackingID != -1 {
                 guard taken.insert(slot.trackingID).inserted else { continue }
-                result.append(Self.sample(id: Int(slot.trackingID), slot: index, values: slot.values))
+                let values = slot.values
+                result.append(
+                    ContactSample(
+                        id: Int(slot.trackingID), slot: index, x: values.x, y: values.y, pressure: values.pressure,
+                        touchMajor: values.touchMajor, touchMinor: values.touchMinor
+                    )
+                )
             }
             return result.sorted { $0.id < $1.id }
         case .multitouchAnonymous:
