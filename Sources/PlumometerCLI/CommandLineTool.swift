@@ -25,6 +25,10 @@ public enum CommandLineTool {
             return 2
         } catch is OutputClosed {
             return 0
+        } catch is OutputInterrupted {
+            // SIGINT or SIGTERM while stdout was stalled: a stop like any other, between complete lines.
+            Diagnostics.note("stopped")
+            return 0
         } catch {
             Diagnostics.error(String(describing: error))
             return 1

@@ -5,6 +5,11 @@ public struct OutputClosed: Error, Sendable {
     public init() {}
 }
 
+/// A stop signal arrived while a write waited for a stalled reader: the CLI stops between lines, with status 0.
+public struct OutputInterrupted: Error, Sendable {
+    public init() {}
+}
+
 /// A write that failed for another reason: the output's name, errno, and a sentence saying so.
 public struct OutputError: Error, CustomStringConvertible, Sendable {
     /// `standard output`, or the file's path.
@@ -24,6 +29,9 @@ public final class FileDescriptorWriter: @unchecked Sendable {
     /// What the messages call it: `standard output`, or a path.
     public let name: String
     private let ownsDescriptor: Bool
+    /// A descriptor (the poll loop's signalfd) that, once readable, ends a wait for a stalled reader: SIGINT and
+    /// SIGTERM are blocked, so a write blocked in the kernel would never see them.
+    public var interruptDescriptor: Int32?
 
     init(fileDescriptor: Int32, name: String, ownsDescriptor: Bool) {
         self.fileDescriptor = fileDescriptor
@@ -35,11 +43,16 @@ public final class FileDescriptorWriter: @unchecked Sendable {
         if ownsDescriptor { closeDescriptor(fileDescriptor) }
     }
 
-    /// Standard output. SIGPIPE is ignored so that a closed pipe shows up as `EPIPE` (``OutputClosed``), not a kill.
+    /// Standard output, one writer for the whole process. SIGPIPE is ignored so that a closed pipe shows up as
+    /// `EPIPE` (``OutputClosed``), not a kill.
     public static func standardOutput() -> FileDescriptorWriter {
         signal(SIGPIPE, SIG_IGN)
-        return FileDescriptorWriter(fileDescriptor: STDOUT_FILENO, name: "standard output", ownsDescriptor: false)
+        return sharedStandardOutput
     }
+
+    private static let sharedStandardOutput = FileDescriptorWriter(
+        fileDescriptor: STDOUT_FILENO, name: "standard output", ownsDescriptor: false
+    )
 
     /// Standard error, for messages to people.
     public static let standardError = FileDescriptorWriter(
@@ -56,11 +69,15 @@ public final class FileDescriptorWriter: @unchecked Sendable {
     }
 
     /// Writes all of `text`.
-    /// - Throws: ``OutputClosed`` when the reader is gone (`EPIPE`), ``OutputError`` for other failures.
+    /// - Throws: ``OutputClosed`` when the reader is gone (`EPIPE`), ``OutputInterrupted`` when a stop signal came
+    ///   while the reader was stalled before the text was begun, ``OutputError`` for other failures.
     public func write(_ text: String) throws {
         var text = text
         try text.withUTF8 { buffer in
             guard let base = buffer.baseAddress else { return }
+            if let interruptDescriptor, !waitUntilWritable(orReadable: interruptDescriptor) {
+                throw OutputInterrupted()
+            }
             var offset = 0
             while offset < buffer.count {
                 switch retryingOnInterrupt({ Glibc.write(fileDescriptor, base + offset, buffer.count - offset) }) {
@@ -76,6 +93,20 @@ public final class FileDescriptorWriter: @unchecked Sendable {
                     throw OutputError(name: name, errno: error.rawValue)
                 }
             }
+        }
+    }
+
+    /// Waits until the output can take data, or `interrupt` becomes readable (then false). Only the start of a
+    /// text waits here: once begun, a line is finished, so a reader never sees half of one.
+    private func waitUntilWritable(orReadable interrupt: Int32) -> Bool {
+        var entries = [
+            pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0),
+            pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            guard case .success = retryingOnInterrupt({ poll(&entries, 2, -1) }) else { return true }
+            if entries[0].revents != 0 { return true }
+            if entries[1].revents != 0 { return false }
         }
     }
 

@@ -11,6 +11,8 @@ import Synchronization
 public final class PollLoop {
     private struct Watch {
         var fd: Int32
+        /// `POLLIN`, or 0 to hear only of hang-ups and errors (which `poll` always reports).
+        var events: Int16
         var onReadable: () -> Void
     }
 
@@ -69,9 +71,24 @@ public final class PollLoop {
     @discardableResult
     public func watch(_ fd: Int32, onReadable: @escaping () -> Void) -> Int {
         nextToken += 1
-        watches[nextToken] = Watch(fd: fd, onReadable: onReadable)
+        watches[nextToken] = Watch(fd: fd, events: Int16(POLLIN), onReadable: onReadable)
         return nextToken
     }
+
+    /// Calls `onHangUp` when `fd` reports a hang-up or an error, and never merely because it is readable: for the
+    /// write end of stdout, whose reader may go away while nothing is written (a socket peer that sends data would
+    /// otherwise keep `poll` returning at once).
+    /// - Returns: a token for ``unwatch(_:)``.
+    @discardableResult
+    public func watchHangUp(_ fd: Int32, onHangUp: @escaping () -> Void) -> Int {
+        nextToken += 1
+        watches[nextToken] = Watch(fd: fd, events: 0, onReadable: onHangUp)
+        return nextToken
+    }
+
+    /// The signalfd the loop reads its signals from, for a blocking wait elsewhere (a full stdout) that must
+    /// still notice a stop request. Readable while a signal is pending; reading it is the loop's job.
+    public var signalFileDescriptor: Int32 { signalDescriptor }
 
     /// Stops watching the descriptor registered under `token`. Safe inside a handler.
     public func unwatch(_ token: Int) {
@@ -91,7 +108,7 @@ public final class PollLoop {
                 pollfd(fd: signalDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
             ]
-            entries += tokens.map { pollfd(fd: watches[$0]!.fd, events: Int16(POLLIN), revents: 0) }
+            entries += tokens.map { pollfd(fd: watches[$0]!.fd, events: watches[$0]!.events, revents: 0) }
             let waitMilliseconds = timeout()
             let result = retryingOnInterrupt { poll(&entries, nfds_t(entries.count), waitMilliseconds) }
             guard case .success(let ready) = result else {

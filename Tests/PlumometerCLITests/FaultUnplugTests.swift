@@ -72,4 +72,43 @@ struct FaultUnplugTests {
 
         #expect(stderr.contains("/dev/input/event7 was removed; waiting for it to come back"), "\(stderr)")
     }
+
+    /// `--wait`: a background reader started before its device (a Bluetooth trackpad still off at login) waits
+    /// through udev, and reads the device when it first appears.
+    @Test func waitReadsADeviceThatAppearsAfterStart() throws {
+        let directory = try Umockdev.temporaryDirectory("wait")
+        let description = try Faults.description("apple-magic-trackpad-2-usb.desc")
+        let files = try Faults.deviceFiles(description, node: "/dev/input/event7", in: directory)
+        let t = Faults.t
+        let after = try Faults.eventsFile(
+            [
+                .abs(.mtSlot, 0, at: t(0)), .abs(.mtTrackingID, 5, at: t(0)), .abs(.mtPositionX, 300, at: t(0)),
+                .abs(.mtPositionY, 300, at: t(0)), .abs(.mtPressure, 30, at: t(0)), .key(.btnTouch, 1, at: t(0)),
+                .syn(.report, at: t(0)),
+            ],
+            named: "after.evemu", in: directory
+        )
+        let result = try ProcessRunner.run(
+            Faults.wrapper,
+            [
+                Faults.python, Faults.fixture("umockdev_unplug.py").path, "--binary", try CLI.binary,
+                "--testbed", files.device.path, "--ioctl", files.ioctl.path, "--node", files.node,
+                "--before", after.path, "--after", after.path, "--number", "9", "--start-empty",
+            ],
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
+            timeout: 60
+        )
+        let parts = result.stdout.components(separatedBy: "--- stderr\n")
+        let report = parts[0].split(separator: "\n").map(String.init)
+        let stderr = parts.count > 1 ? parts[1] : ""
+        #expect(
+            !report.contains { $0.hasPrefix("timeout:") || $0.hasPrefix("exited early") || $0.hasPrefix("killed") },
+            "\(result.stdout)\n\(result.stderr)")
+        #expect(report.first == "status=0")
+        let records = Faults.records(Array(report.dropFirst()))
+        #expect(records.first?.string("type") == "device")
+        #expect(records.first?.string("device") == "/dev/input/event9")
+        #expect(records.contains { $0.objects("contacts").first?.int("id") == 5 })
+        #expect(stderr.contains("waiting for one to appear"), "\(stderr)")
+    }
 }

@@ -25,6 +25,7 @@ enum Commands {
         options: [
             OptionSpec("device", short: "d", value: "PATH|NAME", help: "The device: /dev/input/eventN, or a substring of its name. Default: the best force-sensing device found."),
             OptionSpec("grab", help: "Grab the device (EVIOCGRAB) so no other program sees its events. Off by default: you keep your pointer."),
+            OptionSpec("wait", help: "If no device fits yet, wait for one to appear instead of failing (background services)."),
         ] + readingOptions,
         discussion: """
             Readings go to stdout, one per frame, flushed at once; messages go to stderr. On a terminal the \

@@ -23,9 +23,22 @@ enum StreamCommand {
         let session = StreamSession(
             target: target, grab: arguments.has("grab"), settings: settings, output: output, driver: driver
         )
-        let path = try target.resolve()
-        try session.open(path: path)
-        session.followHotplug()
+        if arguments.has("wait") {
+            // A background reader started before its device (a Bluetooth trackpad still off at login): wait for it
+            // through udev instead of failing, as it already does after an unplug.
+            session.followHotplug()
+            guard session.followsHotplug else {
+                throw CLIError.runtime("--wait needs udev to announce devices, and udev cannot be reached here.")
+            }
+            do {
+                try session.open(path: try target.resolve())
+            } catch {
+                Diagnostics.note("no device to read yet (\(error)); waiting for one to appear")
+            }
+        } else {
+            try session.open(path: try target.resolve())
+            session.followHotplug()
+        }
         let keyboard = live != nil ? LiveKeys.attach(to: driver, pipeline: { session.pipeline }) : nil
         defer { keyboard?.restore() }
         driver.onHangup = { try session.reopen() }
@@ -146,6 +159,9 @@ final class StreamSession {
         deviceToken = driver.watch(device.fileDescriptor) { [unowned self] in try self.readable() }
         Diagnostics.note("reading \(path) ('\(description.name)'); Ctrl-C to stop")
     }
+
+    /// Whether udev add/remove events are followed.
+    var followsHotplug: Bool { monitor != nil }
 
     /// Starts following udev add/remove events, if udev can be reached.
     func followHotplug() {

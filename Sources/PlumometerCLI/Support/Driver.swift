@@ -15,6 +15,9 @@ final class Driver {
 
     init() throws {
         loop = try PollLoop(signals: [StopSignal.interrupt, StopSignal.terminate, StopSignal.hangup])
+        // A write that waits for a stalled stdout still hears SIGINT/SIGTERM (they are blocked, so the kernel
+        // would not interrupt it): it stops between lines instead.
+        FileDescriptorWriter.standardOutput().interruptDescriptor = loop.signalFileDescriptor
         loop.onSignal = { [unowned self] signal in
             if signal == StopSignal.hangup {
                 self.attempt { try self.onHangup() }
@@ -23,6 +26,12 @@ final class Driver {
                 self.loop.stop()
             }
         }
+    }
+
+    deinit {
+        // The signalfd closes with the loop: writes after this one must not wait on it.
+        let output = FileDescriptorWriter.standardOutput()
+        if output.interruptDescriptor == loop.signalFileDescriptor { output.interruptDescriptor = nil }
     }
 
     /// Watches `fd`; errors thrown by `handler` stop the run and are rethrown by ``run()``.
@@ -39,8 +48,8 @@ final class Driver {
     func stopWhenOutputCloses() {
         let output = FileDescriptorWriter.standardOutput()
         guard output.isPipe else { return }
-        watch(output.fileDescriptor) {
-            if output.readerHasGone { throw OutputClosed() }
+        loop.watchHangUp(output.fileDescriptor) { [unowned self] in
+            self.attempt { if output.readerHasGone { throw OutputClosed() } }
         }
     }
 

@@ -13,6 +13,10 @@ Run under umockdev-wrapper (so the testbed is the one plumometer sees):
    name is reused), waits for the new `device` line, replays AFTER into the new node and waits for a frame.
 5. Sends SIGTERM and waits for the exit.
 
+With --start-empty the testbed starts without the device and plumometer runs with `--wait` and no `--device`
+(a background service started before its trackpad): steps 1 to 3 are skipped, and the device's first appearance
+(as event<M>) must be picked up and read.
+
 Prints "status=<exit status>", then every stdout line of plumometer, then "--- stderr" and its stderr. Every wait
 has a timeout; a step that times out is reported as "timeout: <step>" and the remaining steps are skipped, so the
 test sees how far the reader got.
@@ -93,6 +97,7 @@ def main():
     for name in ["--binary", "--testbed", "--ioctl", "--node", "--before", "--after"]:
         parser.add_argument(name, required=True)
     parser.add_argument("--number", type=int, required=True)
+    parser.add_argument("--start-empty", action="store_true")
     args = parser.parse_args()
 
     old = int(re.fullmatch(r"/dev/input/event(\d+)", args.node)[1])
@@ -102,12 +107,11 @@ def main():
     with open(args.ioctl) as handle:
         ioctl_text = handle.read()
     testbed = UMockdev.Testbed.new()
-    if not testbed.add_from_string(text) or not testbed.load_ioctl(args.node, args.ioctl):
+    if not args.start_empty and (not testbed.add_from_string(text) or not testbed.load_ioctl(args.node, args.ioctl)):
         sys.exit("umockdev_unplug.py: could not set up the testbed")
 
-    process = subprocess.Popen(
-        [args.binary, "--device", args.node, "-f", "jsonl"], env=child_env(testbed),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    command = [args.binary, "--wait", "-f", "jsonl"] if args.start_empty else [args.binary, "--device", args.node, "-f", "jsonl"]
+    process = subprocess.Popen(command, env=child_env(testbed), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     reader = Reader(process)
     steps = [
         ("device line", lambda: reader.wait_for(lambda l: '"type":"device"' in l)),
@@ -131,6 +135,9 @@ def main():
             testbed.load_evemu_events(new_node, args.after),
             reader.wait_for(lambda l: '"type":"frame"' in l and '"contacts":[]' not in l))[1]),
     ]
+    if args.start_empty:
+        time.sleep(0.5)  # plumometer is up and waiting
+        steps = steps[3:]
     for name, step in steps:
         if process.poll() is not None:
             print("exited early, before: " + name)
