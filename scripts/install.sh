@@ -10,7 +10,9 @@
 #   --binary FILE   install FILE instead of building `swift build -c release --product plumometer`
 #   --dry-run       print what would be done, change nothing
 #
-# Needs root for the default locations (sudo scripts/install.sh). See docs/permissions.md.
+# Needs root for the default locations. Build first as yourself (scripts/plumometer, or swift build -c release
+# --product plumometer), then: sudo scripts/install.sh. Under sudo it installs that build and never builds as
+# root. See docs/permissions.md.
 set -eu
 
 prefix=/usr/local
@@ -40,11 +42,24 @@ run() {
 
 bindir="$prefix/bin"
 rulesdir=/etc/udev/rules.d
-if [ "$user_units" = 1 ]; then unitdir="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"; else unitdir=/etc/systemd/user; fi
+# Under sudo, "the user" is the one who ran sudo, not root.
+user_home=$HOME
+if [ -n "${SUDO_USER:-}" ] && [ "$(id -u)" = 0 ]; then user_home=$(getent passwd "$SUDO_USER" | cut -d: -f6); fi
+if [ "$user_units" = 1 ]; then unitdir="$user_home/.config/systemd/user"; else unitdir=/etc/systemd/user; fi
 
 if [ -z "$binary" ]; then
-    run swift build --package-path "$here" -c release --product plumometer
     binary="$here/.build/release/plumometer"
+    if [ "$(id -u)" = 0 ] && [ -n "${SUDO_USER:-}" ]; then
+        # Never build as root: sudo's PATH rarely has the Swift toolchain, and a root-owned .build breaks the
+        # user's next build. Install what the user built.
+        if [ ! -x "$binary" ]; then
+            echo "install.sh: build first, as yourself: swift build -c release --product plumometer" >&2
+            echo "            (or scripts/plumometer), then run sudo scripts/install.sh again" >&2
+            exit 1
+        fi
+    else
+        run swift build --package-path "$here" -c release --product plumometer
+    fi
 fi
 
 run install -D -m 0755 "$binary" "$destdir$bindir/plumometer"

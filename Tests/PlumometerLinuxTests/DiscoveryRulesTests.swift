@@ -174,7 +174,7 @@ struct InstallScriptTests {
         #expect(install.status == 0, "\(install.stderr)")
         let unit = try String(
             contentsOf: root.appendingPathComponent("etc/systemd/user/plumometer.service"), encoding: .utf8)
-        #expect(unit.contains("ExecStart=/opt/pm/bin/plumometer stream --format jsonl"))
+        #expect(unit.contains("exec /opt/pm/bin/plumometer stream --wait --format jsonl"))
         #expect(FileManager.default.isExecutableFile(atPath: root.appendingPathComponent("opt/pm/bin/plumometer").path))
         #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("etc/udev/rules.d/70-plumometer.rules").path))
         let uninstall = try runProgram(
