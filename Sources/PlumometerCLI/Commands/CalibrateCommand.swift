@@ -30,6 +30,12 @@ enum CalibrateCommand {
         guard let range = description.pressureRange else {
             throw CLIError.runtime("\(description.path) ('\(description.name)') has no pressure axis; it cannot be calibrated.")
         }
+        for point in points where point.pressure < Double(range.minimum) || point.pressure > Double(range.maximum) {
+            throw CLIError.runtime(
+                "--point \(Int(point.pressure)):... is outside the pressure range of '\(description.name.forTerminal)' "
+                    + "(\(range.minimum)..\(range.maximum)); use raw pressures as the device reports them (the JSON `pressure` field)."
+            )
+        }
         let measured = points.isEmpty ? try source.guided(references: references) : points
         let calibration: Calibration
         do {
@@ -55,12 +61,16 @@ enum CalibrateCommand {
 
     /// `RAW:GRAMS`, where GRAMS may also be a reference weight (`1830:us-quarter`, `3650:2x us-quarter`).
     static func parsePoint(_ text: String) throws(UsageError) -> CalibrationPoint {
-        guard let colon = text.firstIndex(of: ":"), let raw = Double(text[..<colon]), raw.isFinite else {
-            throw UsageError(message: "'\(text)' is not a point; write RAW:GRAMS, e.g. --point 1830:5.67.", command: "calibrate")
+        // A raw pressure is what the device reports: a whole number (as in the JSON `pressure` field).
+        guard let colon = text.firstIndex(of: ":"), let raw = Int32(text[..<colon]) else {
+            throw UsageError(
+                message: "'\(text)' is not a point; write RAW:GRAMS with RAW a whole raw pressure, e.g. --point 1830:5.67.",
+                command: "calibrate"
+            )
         }
         let massText = String(text[text.index(after: colon)...])
         do {
-            return CalibrationPoint(pressure: raw, grams: try ReferenceWeight.parseMass(massText))
+            return CalibrationPoint(pressure: Double(raw), grams: try ReferenceWeight.parseMass(massText))
         } catch {
             throw UsageError(message: "In --point '\(text)': \(error)", command: "calibrate")
         }
@@ -76,7 +86,7 @@ enum CalibrateCommand {
 
     static func text(_ calibration: Calibration, savedPath: String?) -> String {
         var lines = [
-            "device:     \(calibration.device.name) [\(calibration.device.idString)]",
+            "device:     \(calibration.device.name.forTerminal) [\(calibration.device.idString)]",
             "fit:        grams = " + NumberText.fixed(calibration.slope, 6) + " * pressure "
                 + (calibration.intercept < 0 ? "- " : "+ ") + NumberText.fixed(Swift.abs(calibration.intercept), 3),
             "R\u{B2}:         " + NumberText.fixed(calibration.rSquared, 5) + " (\(calibration.grade.rawValue))",

@@ -26,7 +26,7 @@ enum ListCommand {
 
     /// One block per device, like `libinput list-devices`.
     static func text(_ device: DiscoveredDevice) -> String {
-        var lines = ["\(device.node)  \(device.name)"]
+        var lines = ["\(device.node.forTerminal)  \(device.name.forTerminal)"]
         if let identity = device.identity { lines.append("  id:        \(identity.idString)") }
         if !device.kinds.isEmpty { lines.append("  kind:      " + device.kinds.map(\.rawValue).joined(separator: ", ")) }
         if let description = device.description {

@@ -103,7 +103,7 @@ final class LiveView: ReadingOutput {
         // Every line is cut to the width less one column, so the terminal never wraps and redraws stay in place.
         let fit = { (text: String) -> String in String(text.prefix(width - 1)) }
         if let record {
-            lines.append(style("1", "plumometer") + String(("  " + record.description.name + "  " + record.path).prefix(width - 11)))
+            lines.append(style("1", "plumometer") + String(("  " + record.description.name.forTerminal + "  " + record.path.forTerminal).prefix(width - 11)))
             var detail = record.classification.reason
             switch record.gramsSource {
             case .none: break
@@ -116,7 +116,7 @@ final class LiveView: ReadingOutput {
         }
         lines.append("")
         if let removedPath {
-            lines.append(fit("  " + removedPath + " was removed; waiting for it to come back."))
+            lines.append(fit("  " + removedPath.forTerminal + " was removed; waiting for it to come back."))
         } else if let latest, !latest.contacts.isEmpty {
             let largest = latest.contacts.map(\.force).max() ?? 0
             while barScale < 1 && largest > barScale {

@@ -17,6 +17,6 @@ enum Diagnostics {
 
     /// Raw text on stderr (prompts, usage); a failing stderr has nowhere to be reported, so it is ignored.
     static func writeError(_ text: String) {
-        try? FileDescriptorWriter.standardError.write(text)
+        try? FileDescriptorWriter.standardError.write(text.forTerminal)
     }
 }

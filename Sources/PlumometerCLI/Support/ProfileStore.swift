@@ -87,7 +87,8 @@ enum ProfileStore {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let directory = (path as NSString).deletingLastPathComponent
         do {
-            if !directory.isEmpty {
+            // Only plumometer's own directory is created; a path the user names must lead somewhere that exists.
+            if directory == Self.directory {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
             let data = try encoder.encode(calibration)
