@@ -61,10 +61,7 @@ public enum Umockdev {
 
     /// A fresh temporary directory for one test's files.
     public static func temporaryDirectory(_ label: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("plumometer-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try Scratch.directory(label)
     }
 
     private static func hex4(_ value: UInt16) -> String {

@@ -24,9 +24,7 @@ enum CLI {
     }
 
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("plumometer-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try Scratch.directory("cli")
     }
 
     /// Every stdout line parsed as a JSON object (a test fails on a line that is not one).
