@@ -21,3 +21,10 @@ public enum Scratch {
         return url
     }
 }
+
+/// What the test environment must have. `scripts/test` (and so CI) sets `PLUMOMETER_REQUIRE_ALL=1`: then a test
+/// that needs umockdev, python3's GI bindings, evemu or `script` runs even if the tool seems missing, and fails
+/// loudly, instead of being skipped in silence. A developer without them still gets clean skips.
+public enum Requirements {
+    public static var all: Bool { ProcessInfo.processInfo.environment["PLUMOMETER_REQUIRE_ALL"] == "1" }
+}

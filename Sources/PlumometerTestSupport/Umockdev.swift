@@ -14,7 +14,7 @@ public enum Umockdev {
     }
 
     /// Whether tests that need umockdev can run.
-    public static var isAvailable: Bool { runner != nil }
+    public static var isAvailable: Bool { runner != nil || Requirements.all }
 
     /// Runs `program arguments` with the device in `files` emulated and `events` replayed into it.
     ///

@@ -5,7 +5,7 @@ import Testing
 
 /// A device that disappears in the middle of a frame and comes back under a new node, with umockdev's testbed
 /// driven from Python (Tests/Fixtures/Faults/umockdev_unplug.py) while the real binary reads it.
-@Suite(.serialized, .enabled(if: Faults.canDriveTestbeds, "umockdev, its GI bindings or python3 are missing"))
+@Suite(.serialized, .enabled(if: Faults.canDriveTestbeds || Requirements.all, "umockdev, its GI bindings or python3 are missing"))
 struct FaultUnplugTests {
     @Test func deviceRemovedMidFrameIsReportedAndFollowedToItsNewNode() throws {
         let directory = try Umockdev.temporaryDirectory("unplug")

@@ -3,7 +3,7 @@ import PlumometerTestSupport
 import Testing
 
 /// The live view, on a real pseudo-terminal (util-linux `script`), as a person would see it.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script is missing"))
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") || Requirements.all, "util-linux script is missing"))
 struct LiveViewTests {
     /// Runs `plumometer ARGS` with its stdin and stdout on a pseudo-terminal; `keys` are typed into it.
     static func onTerminal(_ arguments: [String], keys: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {

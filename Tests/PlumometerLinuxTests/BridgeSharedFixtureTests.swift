@@ -9,7 +9,7 @@ import Testing
 @Suite(
     .serialized,
     .enabled(if: Fixtures.sharedFixtures != nil, "../shared/fixtures is absent"),
-    .enabled(if: BridgeHarness.canRun, "needs umockdev-run and the built bridge probe")
+    .enabled(if: BridgeHarness.canRun || Requirements.all, "needs umockdev-run and the built bridge probe")
 )
 struct BridgeSharedFixtureTests {
     static let clickpad = "synaptics-clickpad-xit/SynPS2-Synaptics-TouchPad-Clickpad"

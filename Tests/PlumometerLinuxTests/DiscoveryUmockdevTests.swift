@@ -1,9 +1,10 @@
 import Foundation
+import PlumometerTestSupport
 import Testing
 
 /// Discovery end to end: the probe runs inside a umockdev testbed with a force pad (Magic Trackpad 2), a
 /// contact-size touchpad, a touchscreen, a touchpad without pressure and a keyboard.
-@Suite("Discovery under umockdev", .enabled(if: DiscoveryPaths.umockdevAvailable), .serialized)
+@Suite("Discovery under umockdev", .enabled(if: DiscoveryPaths.umockdevAvailable || Requirements.all), .serialized)
 struct DiscoveryUmockdevTests {
     let testbed = DiscoveryPaths.packageRoot.appendingPathComponent("Tests/Fixtures/Testbeds/mixed.umockdev").path
     let driver = DiscoveryPaths.packageRoot.appendingPathComponent("Tests/Scripts/umockdev_discovery.py").path

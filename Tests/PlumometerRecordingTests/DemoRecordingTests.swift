@@ -1,5 +1,6 @@
 import Foundation
 import PlumometerCore
+import PlumometerTestSupport
 import Testing
 
 @testable import PlumometerRecording
@@ -74,7 +75,7 @@ struct DemoRecordingTests {
         #expect(pressure.values.allSatisfy { (1...6000).contains($0) })
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3"), "python3 not installed"))
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3") || Requirements.all, "python3 not installed"))
     func generatorReproducesTheBundledFile() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")

@@ -1,5 +1,6 @@
 import Foundation
 import PlumometerCore
+import PlumometerTestSupport
 import Testing
 
 @testable import PlumometerRecording
@@ -10,21 +11,9 @@ enum Paths {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `<package>/../shared/fixtures`, or nil when it is absent (tests using it are then skipped).
-    ///
-    /// A git worktree of the package sits one level deeper (`<repo>/wt/<branch>`), so `../../shared/fixtures`
-    /// is tried second.
-    static let sharedFixtures: URL? = {
-        let parent = packageRoot.deletingLastPathComponent()
-        for candidate in [parent, parent.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent("shared/fixtures")
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                return url
-            }
-        }
-        return nil
-    }()
+    /// `<package>/../shared/fixtures` (or `PLUMOMETER_SHARED_FIXTURES`), or nil when it is absent (tests using it
+    /// are then skipped): the one lookup every test target shares.
+    static let sharedFixtures: URL? = Fixtures.sharedFixtures
 
     /// The project's own recordings: `Tests/Fixtures/Recordings`.
     static let recordings = packageRoot.appendingPathComponent("Tests/Fixtures/Recordings")
