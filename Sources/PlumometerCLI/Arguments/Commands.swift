@@ -52,7 +52,12 @@ enum Commands {
             Devices are found through udev. Only touchpads, touchscreens and tablets with a pressure axis are \
             opened (read-only, briefly); keyboards are never opened. Force sensors rank before devices whose \
             pressure only tracks contact size.
-            """
+            """,
+        examples: [
+            "plumometer list                 # the candidates, best first",
+            "plumometer list --all           # also what was skipped without being opened, and why",
+            "plumometer list -f json | jq '.[] | select(.usable)'",
+        ]
     )
 
     static let replay = CommandSpec(
@@ -100,14 +105,15 @@ enum Commands {
             OptionSpec("quiet", short: "q", help: "Print nothing on stderr except errors."),
         ],
         discussion: """
-            A guided calibration stopped by SIGINT or SIGTERM saves nothing and exits 1: it did not finish. \
+            A guided calibration stopped by SIGINT or SIGTERM saves nothing and exits 1 (unlike the other \
+            commands, for which such a stop is a success: a calibration that did not finish is not one). \
             Profiles are JSON files under $XDG_CONFIG_HOME/plumometer/ (default ~/.config/plumometer/), one per \
             device identity, applied automatically when that device is read. A fit with R\u{B2} >= 0.985 is good, \
             >= 0.97 acceptable; below that it is refused. See docs/calibration.md.
             """,
         examples: [
             "plumometer calibrate -d /dev/input/event7 --reference us-quarter --reference '2x us-quarter'",
-            "plumometer calibrate --replay demo.evemu --point 0:0 --point 1200:5.67 --point 2410:11.34",
+            "plumometer demo --save demo.evemu && plumometer calibrate --replay demo.evemu --point 0:0 --point 1200:1200 --point 2400:2400 --no-save",
         ]
     )
 

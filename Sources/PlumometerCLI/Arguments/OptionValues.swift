@@ -29,7 +29,14 @@ extension ParsedArguments {
 
     /// `--speed X`: from a thousandth of real time to a million times faster.
     func speed(command: String) throws(UsageError) -> Double? {
-        try number("speed", command: command, above: 0.000_999, maximum: 1_000_000)
+        guard let text = value("speed") else { return nil }
+        guard let speed = Double(text), speed >= 0.001, speed <= 1_000_000 else {
+            throw UsageError(
+                message: "'\(text)' is not a valid value for '--speed'; expected a number from 0.001 to 1000000.",
+                command: command
+            )
+        }
+        return speed
     }
 
     /// The settings that shape readings (stream, replay, demo).
