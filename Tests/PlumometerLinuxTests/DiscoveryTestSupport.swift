@@ -1,4 +1,5 @@
 import Foundation
+import PlumometerTestSupport
 
 /// Locates the package, the built probe and the helper tools for the discovery tests.
 enum DiscoveryPaths {
@@ -32,34 +33,8 @@ struct RunResult {
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 }
 
-/// Runs `executable` with `arguments`, killing it after `timeout` seconds so a test never hangs.
+/// Runs `executable` with `arguments` through the shared ``ProcessRunner`` (timeouts, no signal blocked).
 func runProgram(_ executable: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> RunResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let deadline = Date().addingTimeInterval(timeout)
-    // Read concurrently so a chatty child cannot block on a full pipe.
-    nonisolated(unsafe) var outData = Data()
-    nonisolated(unsafe) var errData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-    group.enter()
-    DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-    while process.isRunning && Date() < deadline { usleep(20_000) }
-    if process.isRunning {
-        process.terminate()
-        usleep(200_000)
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-    process.waitUntilExit()
-    _ = group.wait(timeout: .now() + 5)
-    return RunResult(
-        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errData, as: UTF8.self))
+    let result = try ProcessRunner.run(executable, arguments, timeout: timeout)
+    return RunResult(status: result.status ?? 128 + (result.signal ?? 0), stdout: result.stdout, stderr: result.stderr)
 }

@@ -141,18 +141,8 @@ struct EvemuWriterTests {
     }
 
     private func run(_ tool: String, _ arguments: [String], stdin: URL?) throws -> (String, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        if let stdin { process.standardInput = try FileHandle(forReadingFrom: stdin) }
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+        let input = try stdin.map { try Data(contentsOf: $0) }
+        let result = try ProcessRunner.run(tool, arguments, stdin: input, timeout: 60)
+        return (result.stdout, result.stderr)
     }
 }
