@@ -26,10 +26,7 @@ struct ListTests {
         let directory = try Umockdev.temporaryDirectory("list")
         var umockdevArguments: [String] = []
         for member in testbed {
-            let text = try String(
-                contentsOf: Fixtures.projectFixtures.appendingPathComponent("Devices/" + member.descFile), encoding: .utf8
-            )
-            let description = try RecordingReader.readDescription(text: text, fileName: member.descFile)
+            let description = try Faults.description(member.descFile)
             let device = UmockdevDevice(description: description, node: member.node, udevProperties: member.udev)
             let files = try device.write(to: directory, baseName: URL(fileURLWithPath: member.node).lastPathComponent)
             umockdevArguments += files.arguments()

@@ -20,11 +20,7 @@ struct RecordTests {
 
     @Test func recordThenReplayGivesTheSameFrames() throws {
         let directory = try Umockdev.temporaryDirectory("record")
-        let descriptionText = try String(
-            contentsOf: Fixtures.projectFixtures.appendingPathComponent("Devices/apple-magic-trackpad-2-usb.desc"),
-            encoding: .utf8
-        )
-        let description = try RecordingReader.readDescription(text: descriptionText, fileName: "mt2.desc")
+        let description = try Faults.description("apple-magic-trackpad-2-usb.desc")
         let node = "/dev/input/event9"
         let files = try UmockdevDevice(description: description, node: node).write(to: directory)
         let eventsText = try String(
@@ -80,11 +76,7 @@ struct RecordTests {
 
     @Test func contactsDownWhenRecordingStartsAreInTheRecording() throws {
         let directory = try Umockdev.temporaryDirectory("record-initial")
-        let descriptionText = try String(
-            contentsOf: Fixtures.projectFixtures.appendingPathComponent("Devices/apple-silicon-internal-trackpad.desc"),
-            encoding: .utf8
-        )
-        let description = try RecordingReader.readDescription(text: descriptionText, fileName: "asi.desc")
+        let description = try Faults.description("apple-silicon-internal-trackpad.desc")
         var slots = Array(repeating: [AbsoluteAxis: Int32](), count: 16)
         slots[3] = [.mtTrackingID: 42, .mtPositionX: 120, .mtPositionY: -80, .mtPressure: 77]
         let node = "/dev/input/event4"

@@ -10,11 +10,7 @@ import Testing
 struct SlowConsumerTests {
     @Test func aStalledPipeGetsTheLatestStateWhenItCatchesUp() throws {
         let directory = try Umockdev.temporaryDirectory("slow-consumer")
-        let descriptionText = try String(
-            contentsOf: Fixtures.projectFixtures.appendingPathComponent("Devices/apple-magic-trackpad-2-usb.desc"),
-            encoding: .utf8
-        )
-        let description = try RecordingReader.readDescription(text: descriptionText, fileName: "mt2.desc")
+        let description = try Faults.description("apple-magic-trackpad-2-usb.desc")
         let node = "/dev/input/event12"
         let files = try UmockdevDevice(description: description, node: node).write(to: directory)
         // 3,000 frames at once: one contact whose pressure keeps changing, then a second contact at 77, then the

@@ -19,8 +19,7 @@ struct StreamTests {
         shell: String? = nil
     ) throws -> ProcessResult {
         let directory = try Umockdev.temporaryDirectory("stream")
-        let descriptionText = try String(contentsOf: Fixtures.projectFixtures.appendingPathComponent("Devices/" + deviceFile), encoding: .utf8)
-        let description = try RecordingReader.readDescription(text: descriptionText, fileName: deviceFile)
+        let description = try Faults.description(deviceFile)
         let device = UmockdevDevice(
             description: description, node: node,
             udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1"], slotValues: slotValues,
