@@ -201,6 +201,8 @@ public enum StopSignal {
     public static let interrupt = SIGINT
     public static let terminate = SIGTERM
     public static let hangup = SIGHUP
+    /// The terminal changed size: the live view redraws to fit.
+    public static let windowChange = SIGWINCH
 }
 
 /// Ends the process with `status`. The corresponding C function is `exit(3)`.
@@ -214,6 +216,6 @@ public func exitProcess(_ status: Int32) -> Never {
 public func blockStopSignals() {
     var set = sigset_t()
     sigemptyset(&set)
-    for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
+    for signal in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] { sigaddset(&set, signal) }
     pthread_sigmask(SIG_BLOCK, &set, nil)
 }

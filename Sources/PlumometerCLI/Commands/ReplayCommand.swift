@@ -63,6 +63,7 @@ enum ReplaySession {
         let pipeline = ReadingPipeline(record: record, calibration: calibration?.0, settings: settings, output: output)
         try pipeline.start(.atFirstFrame)
         let keyboard = live != nil ? LiveKeys.attach(to: driver, pipeline: { pipeline }) : nil
+        driver.onResize = { live?.resized() }
         defer { keyboard?.restore() }
         let wallStart = MonotonicClock.now()
         driver.work = {

@@ -42,6 +42,7 @@ enum StreamCommand {
         let keyboard = live != nil ? LiveKeys.attach(to: driver, pipeline: { session.pipeline }) : nil
         defer { keyboard?.restore() }
         driver.onHangup = { try session.reopen() }
+        driver.onResize = { live?.resized() }
         driver.work = { try session.due() }
         defer { session.close() }
         try driver.run()

@@ -54,6 +54,11 @@ final class LiveView: ReadingOutput {
         try draw(now: MonotonicClock.now())
     }
 
+    /// The terminal changed size: redraw at the next chance, to the new width and height.
+    func resized() {
+        dirty = true
+    }
+
     func status(_ message: String) {
         self.message = message
         dirty = true

@@ -8,19 +8,25 @@ final class Driver {
     private var failure: (any Error)?
     /// Set when SIGINT or SIGTERM stopped the run (exit status 0, as for a normal end).
     private(set) var stoppedBySignal = false
+    /// Called on SIGWINCH (the live view redraws to the new size).
+    var onResize: () -> Void = {}
     /// Called on SIGHUP (reopen the device).
     var onHangup: () throws -> Void = {}
     /// Does what is due and returns the milliseconds until it is next needed (-1: only when something happens).
     var work: () throws -> Int32 = { -1 }
 
     init() throws {
-        loop = try PollLoop(signals: [StopSignal.interrupt, StopSignal.terminate, StopSignal.hangup])
+        loop = try PollLoop(
+            signals: [StopSignal.interrupt, StopSignal.terminate, StopSignal.hangup, StopSignal.windowChange]
+        )
         // A write that waits for a stalled stdout still hears SIGINT/SIGTERM (they are blocked, so the kernel
         // would not interrupt it): it stops between lines instead.
         FileDescriptorWriter.standardOutput().interruptDescriptor = loop.signalFileDescriptor
         loop.onSignal = { [unowned self] signal in
             if signal == StopSignal.hangup {
                 self.attempt { try self.onHangup() }
+            } else if signal == StopSignal.windowChange {
+                self.onResize()
             } else {
                 self.stoppedBySignal = true
                 self.loop.stop()
