@@ -113,7 +113,7 @@ struct StreamTests {
     func aSilentDeviceStopsCleanlyOnSIGTERM(arguments: [String]) throws {
         for _ in 0..<3 {
             let result = try Self.stream(
-                device: "apple-silicon-internal-trackpad.desc", events: nil, seconds: 0.5, arguments: arguments
+                device: "apple-silicon-internal-trackpad.desc", events: nil, seconds: 1.0, arguments: arguments
             )
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.signal == nil)
