@@ -25,7 +25,7 @@ public enum ProcessRunner {
     public static let cleanSignals = """
         import os, signal, sys
         signal.pthread_sigmask(signal.SIG_SETMASK, set())
-        for number in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT):
+        for number in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(number, signal.SIG_DFL)
         os.execvp(sys.argv[1], sys.argv[1:])
         """

@@ -62,8 +62,8 @@ struct FaultSignalTests {
     /// Runs `plumometer ARGS` with nothing blocked, sending SIGTERM `delay` seconds after it starts.
     static func killed(after delay: Double, _ arguments: [String], in directory: URL) throws -> ProcessResult {
         try ProcessRunner.run(
-            Faults.python,
-            Faults.unmasked(["timeout", "--preserve-status", "-s", "TERM", String(delay), try CLI.binary] + arguments),
+            "timeout",
+            ["--preserve-status", "-s", "TERM", String(delay), try CLI.binary] + arguments,
             environment: ["XDG_CONFIG_HOME": directory.path],
             timeout: 30
         )

@@ -85,29 +85,15 @@ extension Faults {
             try description(file), node: node, slotValues: slotValues, keysDown: keysDown, in: directory
         )
         let eventsURL = try eventsFile(events, named: "events.evemu", in: directory)
+        // ProcessRunner starts it with no signal blocked, as a shell would, so SIGTERM acts as a user's `kill`.
         return try ProcessRunner.run(
-            python,
-            unmasked(
-                [try #require(Umockdev.runner).path] + files.arguments(events: eventsURL)
-                    + ["--", "timeout", "--preserve-status", "-s", "TERM", String(seconds), try CLI.binary]
-                    + ["--device", node, "-f", "jsonl"]
-            ),
+            try #require(Umockdev.runner).path,
+            files.arguments(events: eventsURL)
+                + ["--", "timeout", "--preserve-status", "-s", "TERM", String(seconds), try CLI.binary]
+                + ["--device", node, "-f", "jsonl"],
             environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
             timeout: 30
         )
-    }
-
-    /// Arguments for `python3` that run `command` with no signal blocked and default dispositions.
-    ///
-    /// A child inherits its parent's signal mask, and the test runner's threads block SIGTERM: without this, a
-    /// SIGTERM that arrives before plumometer sets up its own handling would wait, pending, instead of killing it,
-    /// and a test could not see what a user's `kill` does.
-    static func unmasked(_ command: [String]) -> [String] {
-        let script =
-            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, set()); "
-            + "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM)]; "
-            + "os.execvp(sys.argv[1], sys.argv[1:])"
-        return ["-c", script] + command
     }
 
     /// The frame records of a run, in order, as (resync, contact ids).
