@@ -181,12 +181,12 @@ struct CalibrationSource {
             driver.work = {
                 // Ticks at the tracker's deadlines only: it has one once something is down, by which time the
                 // device's clock is known from its events.
-                guard let deadline = guide.nextDeadline else { return -1 }
                 let now = clock.now()
-                if deadline <= now {
-                    if try guide.tick(now: deadline) { driver.finish() }
+                if try guide.tickDeadlines(through: now) {
+                    driver.finish()
                     return 0
                 }
+                guard let deadline = guide.nextDeadline else { return -1 }
                 return pollTimeout(microseconds: deadline.microseconds - now.microseconds)
             }
             try driver.run()

@@ -250,10 +250,7 @@ final class StreamSession {
         var wait = output.idleDeadline(now: now)
         if let pipeline, device != nil {
             let deviceNow = clock.now()
-            while let deadline = pipeline.nextDeadline, deadline <= deviceNow {
-                _ = try pipeline.tick(now: deadline)
-                if let after = pipeline.nextDeadline, after <= deadline { break }
-            }
+            _ = try pipeline.tickDeadlines(through: deviceNow)
             if let deadline = pipeline.nextDeadline {
                 let untilDeadline = deadline.microseconds - deviceNow.microseconds
                 wait = Swift.min(wait ?? untilDeadline, untilDeadline)

@@ -52,7 +52,7 @@ struct RecordingPlayer {
                 )
             }
             // Deadlines only need a look when time moves on: the events of one frame share their time.
-            if event.time > lastTime || played == 0, try tick(consumer, through: event.time) { return true }
+            if event.time > lastTime || played == 0, try consumer.tickDeadlines(through: event.time) { return true }
             lastTime = Swift.max(lastTime, event.time)
             if let frame = decoder.consume(event), try consumer.consume(frame) { return true }
             played += 1
@@ -63,17 +63,7 @@ struct RecordingPlayer {
                 next = nil
             }
         }
-        if let time { return try tick(consumer, through: time) }
-        return false
-    }
-
-    /// Ticks the consumer at each of its deadlines up to `time`.
-    private func tick(_ consumer: any FrameConsumer, through time: EventTime) throws -> Bool {
-        while let deadline = consumer.nextDeadline, deadline <= time {
-            if try consumer.tick(now: deadline) { return true }
-            // A tick at its own deadline always moves the deadline on; never loop on one that does not.
-            if let after = consumer.nextDeadline, after <= deadline { break }
-        }
+        if let time { return try consumer.tickDeadlines(through: time) }
         return false
     }
 }
