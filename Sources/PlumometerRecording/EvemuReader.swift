@@ -81,6 +81,23 @@ enum EvemuDescriptionReader {
             RecordingError(file: fileName, line: line, message: message)
         }
 
+        /// The code opening a `B:` or `A:` line: 1 or 2 hex digits, at most `maximum`.
+        func code(
+            _ field: Range<Int>, tag: String, noun: String, shortNoun: String, maximum: UInt16, maximumName: String,
+            line: Int
+        ) throws(RecordingError) -> UInt16 {
+            guard let value = NumberParser.hex(bytes, field, maxDigits: 2) else {
+                throw fail(line, "'\(bytes.quoted(field))' in the '\(tag)' line is not \(noun) of 1 or 2 hex digits")
+            }
+            guard value <= UInt32(maximum) else {
+                throw fail(
+                    line,
+                    "\(shortNoun) 0x\(hex(value)) in the '\(tag)' line is beyond \(maximumName) (0x\(hex(UInt32(maximum))))"
+                )
+            }
+            return UInt16(value)
+        }
+
         func advance(to next: Stage, line: Int) throws(RecordingError) {
             if next < stage {
                 throw fail(
@@ -216,16 +233,10 @@ enum EvemuDescriptionReader {
                         "expected 9 hexadecimal numbers after 'B:' (event type and 8 mask bytes), found \(fields.count)"
                     )
                 }
-                guard let typeValue = NumberParser.hex(bytes, fields[0], maxDigits: 2) else {
-                    throw fail(
-                        line.number,
-                        "'\(bytes.quoted(fields[0]))' in the 'B:' line is not an event type of 1 or 2 hex digits"
-                    )
-                }
-                guard typeValue <= UInt32(EventType.max.rawValue) else {
-                    throw fail(line.number, "event type 0x\(hex(typeValue)) in the 'B:' line is beyond EV_MAX (0x1f)")
-                }
-                let type = UInt16(typeValue)
+                let type = try code(
+                    fields[0], tag: "B:", noun: "an event type", shortNoun: "event type",
+                    maximum: EventType.max.rawValue, maximumName: "EV_MAX", line: line.number
+                )
                 let mask = try maskBytes(
                     bytes,
                     fields[0].upperBound..<fieldsRange.upperBound,
@@ -285,16 +296,12 @@ enum EvemuDescriptionReader {
                         "expected \(expected) numbers after 'A:' (\(names); \(why)), found \(fields.count)"
                     )
                 }
-                guard let codeValue = NumberParser.hex(bytes, fields[0], maxDigits: 2) else {
-                    throw fail(
-                        line.number,
-                        "'\(bytes.quoted(fields[0]))' in the 'A:' line is not an axis code of 1 or 2 hex digits"
+                let axis = AbsoluteAxis(
+                    rawValue: try code(
+                        fields[0], tag: "A:", noun: "an axis code", shortNoun: "axis",
+                        maximum: AbsoluteAxis.max.rawValue, maximumName: "ABS_MAX", line: line.number
                     )
-                }
-                guard codeValue <= UInt32(AbsoluteAxis.max.rawValue) else {
-                    throw fail(line.number, "axis 0x\(hex(codeValue)) in the 'A:' line is beyond ABS_MAX (0x3f)")
-                }
-                let axis = AbsoluteAxis(rawValue: UInt16(codeValue))
+                )
                 var numbers: [Int32] = []
                 let labels = ["minimum", "maximum", "fuzz", "flat", "resolution"]
                 for (index, field) in fields.dropFirst().enumerated() {
@@ -303,13 +310,13 @@ enum EvemuDescriptionReader {
                     case .notANumber:
                         throw fail(
                             line.number,
-                            "the \(labels[index]) of axis \(hex(codeValue)) "
+                            "the \(labels[index]) of axis \(hex(axis.rawValue)) "
                                 + "('\(bytes.quoted(field))') is not a decimal number"
                         )
                     case .outOfRange:
                         throw fail(
                             line.number,
-                            "the \(labels[index]) of axis \(hex(codeValue)) (\(bytes.quoted(field))) does not fit "
+                            "the \(labels[index]) of axis \(hex(axis.rawValue)) (\(bytes.quoted(field))) does not fit "
                                 + "in a 32-bit signed integer"
                         )
                     }
@@ -317,7 +324,7 @@ enum EvemuDescriptionReader {
                 if let previous = axisLines[axis] {
                     throw fail(
                         line.number,
-                        "a second 'A:' line for axis \(hex(codeValue)) (the first is on line \(previous))"
+                        "a second 'A:' line for axis \(hex(axis.rawValue)) (the first is on line \(previous))"
                     )
                 }
                 axisLines[axis] = line.number
