@@ -7,6 +7,26 @@ import Testing
 /// driven from Python (Tests/Fixtures/Faults/umockdev_unplug.py) while the real binary reads it.
 @Suite(.serialized, .enabled(if: Faults.canDriveTestbeds || Requirements.all, "umockdev, its GI bindings or python3 are missing"))
 struct FaultUnplugTests {
+    /// Runs Tests/Fixtures/Faults/umockdev_unplug.py against the built binary: its report lines (status, then
+    /// plumometer's stdout), plumometer's stderr, and the driver's own result.
+    static func drive(
+        _ files: UmockdevFiles, before: URL, after: URL, number: Int, options: [String] = []
+    ) throws -> (report: [String], stderr: String, result: ProcessResult) {
+        let result = try ProcessRunner.run(
+            Faults.wrapper,
+            [
+                Faults.python, Faults.fixture("umockdev_unplug.py").path, "--binary", try CLI.binary,
+                "--testbed", files.device.path, "--ioctl", files.ioctl.path, "--node", files.node,
+                "--before", before.path, "--after", after.path, "--number", String(number),
+            ] + options,
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
+            timeout: 60
+        )
+        let parts = result.stdout.components(separatedBy: "--- stderr\n")
+        let report = parts[0].split(separator: "\n").map(String.init)
+        return (report, parts.count > 1 ? parts[1] : "", result)
+    }
+
     @Test func deviceRemovedMidFrameIsReportedAndFollowedToItsNewNode() throws {
         let directory = try Umockdev.temporaryDirectory("unplug")
         let description = try Faults.description("apple-magic-trackpad-2-usb.desc")
@@ -31,19 +51,7 @@ struct FaultUnplugTests {
             ],
             named: "after.evemu", in: directory
         )
-        let result = try ProcessRunner.run(
-            Faults.wrapper,
-            [
-                Faults.python, Faults.fixture("umockdev_unplug.py").path, "--binary", try CLI.binary,
-                "--testbed", files.device.path, "--ioctl", files.ioctl.path, "--node", files.node,
-                "--before", before.path, "--after", after.path, "--number", "17",
-            ],
-            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
-            timeout: 60
-        )
-        let parts = result.stdout.components(separatedBy: "--- stderr\n")
-        let report = parts[0].split(separator: "\n").map(String.init)
-        let stderr = parts.count > 1 ? parts[1] : ""
+        let (report, stderr, result) = try Self.drive(files, before: before, after: after, number: 17)
         #expect(
             !report.contains { $0.hasPrefix("timeout:") || $0.hasPrefix("exited early") || $0.hasPrefix("killed") },
             "\(result.stdout)\n\(result.stderr)")
@@ -88,19 +96,9 @@ struct FaultUnplugTests {
             ],
             named: "after.evemu", in: directory
         )
-        let result = try ProcessRunner.run(
-            Faults.wrapper,
-            [
-                Faults.python, Faults.fixture("umockdev_unplug.py").path, "--binary", try CLI.binary,
-                "--testbed", files.device.path, "--ioctl", files.ioctl.path, "--node", files.node,
-                "--before", after.path, "--after", after.path, "--number", "9", "--start-empty",
-            ],
-            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
-            timeout: 60
+        let (report, stderr, result) = try Self.drive(
+            files, before: after, after: after, number: 9, options: ["--start-empty"]
         )
-        let parts = result.stdout.components(separatedBy: "--- stderr\n")
-        let report = parts[0].split(separator: "\n").map(String.init)
-        let stderr = parts.count > 1 ? parts[1] : ""
         #expect(
             !report.contains { $0.hasPrefix("timeout:") || $0.hasPrefix("exited early") || $0.hasPrefix("killed") },
             "\(result.stdout)\n\(result.stderr)")
