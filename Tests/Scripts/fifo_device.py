@@ -28,6 +28,9 @@ import gi
 gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from umockdev_env import child_env  # noqa: E402
+
 EVENT = struct.Struct("<qqHHi")  # struct input_event on 64-bit Linux
 CHUNK = (4096 // EVENT.size) * EVENT.size
 
@@ -67,8 +70,7 @@ def main():
     os.mkfifo(path)
     # Held open for reading and writing, so the reader never sees a hang-up between writes.
     fifo = os.open(path, os.O_RDWR)
-    environment = dict(os.environ, UMOCKDEV_DIR=root, LD_PRELOAD="libumockdev-preload.so.0")
-    child = subprocess.Popen(command, env=environment)
+    child = subprocess.Popen(command, env=child_env(testbed))
 
     data = events_bytes(options.events)
 

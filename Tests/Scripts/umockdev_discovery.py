@@ -34,6 +34,9 @@ import gi
 gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from umockdev_env import child_env  # noqa: E402
+
 IN_OPEN = 0x20
 TIMEOUT = 20
 
@@ -41,16 +44,6 @@ TIMEOUT = 20
 def fail(message):
     sys.stderr.write("umockdev_discovery.py: %s\n" % message)
     sys.exit(1)
-
-
-def child_env(testbed):
-    # GLib's setenv in Testbed.new() does not reach os.environ; pass UMOCKDEV_DIR and the preload explicitly.
-    env = dict(os.environ)
-    env["UMOCKDEV_DIR"] = testbed.get_root_dir()
-    preload = env.get("LD_PRELOAD", "")
-    if "libumockdev-preload" not in preload:
-        env["LD_PRELOAD"] = ("libumockdev-preload.so.0 " + preload).strip()
-    return env
 
 
 class OpenWatch:
