@@ -21,14 +21,18 @@ struct LineBuilder {
         appendDigits(UInt64(value.magnitude), minimumWidth: 1)
     }
 
-    /// `value` rounded to `decimals` places (0...6), as ``NumberText/fixed(_:_:)`` writes it.
+    /// `value` rounded to `decimals` places (0...6): `31.6` for `(31.5789, 1)`; "0" for a value that is not
+    /// finite, and Swift's shortest text beyond 9e15 units of the last place (no fixed-point text is exact there).
     mutating func append(fixed value: Double, decimals: Int) {
         let places = Swift.min(Swift.max(decimals, 0), 6)
         let factor = Self.powers[places]
+        guard value.isFinite else {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
         let scaled = (Swift.abs(value) * Double(factor)).rounded()
-        guard value.isFinite, scaled < 9.0e15 else {
-            // Out of the exact range (or not a number): the slow path's text, so both always agree.
-            for byte in NumberText.fixed(value, decimals).utf8 { bytes.append(byte) }
+        guard scaled < 9.0e15 else {
+            bytes.append(contentsOf: String(value).utf8)
             return
         }
         let whole = UInt64(scaled)

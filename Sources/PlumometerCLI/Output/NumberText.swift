@@ -1,25 +1,14 @@
 import PlumometerCore
 
 /// Fixed-point number text without Foundation's `String(format:)`, which is slow on a 1 kHz path and
-/// locale-dependent. Output must be byte-for-byte reproducible for replay tests.
+/// locale-dependent. Output must be byte-for-byte reproducible for replay tests. ``LineBuilder`` does the digits,
+/// so a number reads the same in every format.
 enum NumberText {
-    private static let powers: [Double] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
-
     /// `value` rounded to `decimals` places (0...6), e.g. `fixed(31.5789, 1)` = `31.6`; "0" for non-finite input.
     static func fixed(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return "0" }
-        let scale = powers[min(max(decimals, 0), 6)]
-        let scaled = (Swift.abs(value) * scale).rounded()
-        guard scaled < 9.0e15 else { return String(value) }
-        let whole = Int64(scaled)
-        let factor = Int64(scale)
-        let integer = whole / factor
-        var text = (value < 0 && whole != 0 ? "-" : "") + String(integer)
-        if decimals > 0 {
-            let fraction = String(whole % factor)
-            text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
-        }
-        return text
+        var text = LineBuilder(capacity: 24)
+        text.append(fixed: value, decimals: decimals)
+        return text.string
     }
 
     /// The shortest text for a bound in a message: `0.001`, `1000000`.
@@ -33,62 +22,9 @@ enum NumberText {
 
     /// A kernel time as seconds with 6 decimals, exact (no floating point).
     static func seconds(_ time: EventTime) -> String {
-        let microseconds = time.microseconds
-        let magnitude = microseconds.magnitude
-        let fraction = String(magnitude % 1_000_000)
-        return (microseconds < 0 ? "-" : "") + String(magnitude / 1_000_000) + "."
-            + String(repeating: "0", count: 6 - fraction.count) + fraction
-    }
-
-    /// Appends ``fixed(_:_:)``'s text to `line` without building intermediate strings (the JSON hot path).
-    static func appendFixed(_ value: Double, _ decimals: Int, to line: inout String) {
-        guard value.isFinite else {
-            line += "0"
-            return
-        }
-        let places = min(max(decimals, 0), 6)
-        let scale = powers[places]
-        let scaled = (Swift.abs(value) * scale).rounded()
-        guard scaled < 9.0e15 else {
-            line += String(value)
-            return
-        }
-        let whole = Int64(scaled)
-        let factor = Int64(scale)
-        if value < 0 && whole != 0 { line += "-" }
-        line += String(whole / factor)
-        if decimals > 0 {
-            line += "."
-            appendPadded(UInt64(whole % factor), width: decimals, to: &line)
-        }
-    }
-
-    /// Appends ``seconds(_:)``'s text to `line`.
-    static func appendSeconds(_ time: EventTime, to line: inout String) {
-        let microseconds = time.microseconds
-        let magnitude = microseconds.magnitude
-        if microseconds < 0 { line += "-" }
-        line += String(magnitude / 1_000_000)
-        line += "."
-        appendPadded(magnitude % 1_000_000, width: 6, to: &line)
-    }
-
-    /// `value` in decimal, left-padded with zeros to `width` digits, as ASCII appended to `line`.
-    private static func appendPadded(_ value: UInt64, width: Int, to line: inout String) {
-        // Up to 6 digits here (a fraction of 10^decimals); a fixed tuple keeps it off the heap.
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (48, 48, 48, 48, 48, 48, 48, 48)
-        var remaining = value
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var index = 7
-            while remaining > 0 && index >= 0 {
-                buffer[index] = UInt8(48 + remaining % 10)
-                remaining /= 10
-                index -= 1
-            }
-            count = Swift.max(width, 7 - index)
-            line += String(decoding: UnsafeRawBufferPointer(rebasing: buffer[(8 - count)...]), as: UTF8.self)
-        }
+        var text = LineBuilder(capacity: 24)
+        text.append(seconds: time)
+        return text.string
     }
 
     /// A right-aligned field of `width` characters.
