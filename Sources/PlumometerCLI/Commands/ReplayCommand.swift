@@ -62,8 +62,7 @@ enum ReplaySession {
         )
         let pipeline = ReadingPipeline(record: record, calibration: calibration?.0, settings: settings, output: output)
         try pipeline.start(.atFirstFrame)
-        let keyboard = live != nil ? LiveKeys.attach(to: driver, pipeline: { pipeline }) : nil
-        driver.onResize = { live?.resized() }
+        let keyboard = LiveKeys.attach(live, to: driver, pipeline: { pipeline })
         defer { keyboard?.restore() }
         let wallStart = MonotonicClock.now()
         driver.work = {

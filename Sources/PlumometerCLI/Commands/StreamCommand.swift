@@ -39,10 +39,9 @@ enum StreamCommand {
             try session.open(path: try target.resolve())
             session.followHotplug()
         }
-        let keyboard = live != nil ? LiveKeys.attach(to: driver, pipeline: { session.pipeline }) : nil
+        let keyboard = LiveKeys.attach(live, to: driver, pipeline: { session.pipeline })
         defer { keyboard?.restore() }
         driver.onHangup = { try session.reopen() }
-        driver.onResize = { live?.resized() }
         driver.work = { try session.due() }
         defer { session.close() }
         try driver.run()

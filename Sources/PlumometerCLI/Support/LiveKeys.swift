@@ -1,10 +1,15 @@
 import PlumometerLinux
 
-/// The live view's keys: `t` tares, `c` clears the tare, `q` quits. Read from the terminal in raw mode while the
-/// live view is shown; one place for every command that shows it.
+/// The live view's controls: `t` tares, `c` clears the tare, `q` quits (read from the terminal in raw mode), and a
+/// redraw when the terminal is resized. One place for every command that shows the live view.
 enum LiveKeys {
-    /// Puts stdin in raw mode and watches it in `driver`; nil when stdin is not a terminal.
-    static func attach(to driver: Driver, pipeline: @escaping () -> ReadingPipeline?) -> RawKeyboard? {
+    /// With a live view: redraws it on SIGWINCH, puts stdin in raw mode and watches it in `driver`. Returns the
+    /// keyboard to restore, or nil without a live view or when stdin is not a terminal.
+    static func attach(
+        _ view: LiveView?, to driver: Driver, pipeline: @escaping () -> ReadingPipeline?
+    ) -> RawKeyboard? {
+        guard let view else { return nil }
+        driver.onResize = { view.resized() }
         guard let keyboard = RawKeyboard() else { return nil }
         var token: Int?
         token = driver.watch(keyboard.fileDescriptor) {
