@@ -34,10 +34,22 @@ public enum DeviceDiscovery {
         try scan(includeSkipped: includeSkipped, opener: evdevOpener)
     }
 
+    /// Applies the same rules to one node that just appeared (`/dev/input/eventN`), opening nothing else: the
+    /// hotplug path, which must not reopen every other touch device on each udev event.
+    /// - Returns: The node's verdict, or nil when udev does not know it.
+    public static func inspect(node: String) throws(UdevError) -> DiscoveredDevice? {
+        let sysname = node.split(separator: "/").last.map(String.init) ?? node
+        return try scan(includeSkipped: true, opener: evdevOpener, sysnamePattern: sysname).devices.first {
+            $0.node == node
+        }
+    }
+
     /// Scans with a custom opener (tests, or a caller that keeps devices open).
-    public static func scan(includeSkipped: Bool, opener: Opener) throws(UdevError) -> DiscoveryReport {
+    public static func scan(
+        includeSkipped: Bool, opener: Opener, sysnamePattern: String = "event*"
+    ) throws(UdevError) -> DiscoveryReport {
         let udev = try UdevContext()
-        let nodes = try udev.syspaths(subsystem: "input", sysnamePattern: "event*").map {
+        let nodes = try udev.syspaths(subsystem: "input", sysnamePattern: sysnamePattern).map {
             (syspath) throws(UdevError) -> UdevInputNode in try udev.inputNode(syspath: syspath)
         }
         return evaluate(nodes, includeSkipped: includeSkipped, opener: opener)

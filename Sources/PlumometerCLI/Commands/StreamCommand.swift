@@ -214,8 +214,9 @@ final class StreamSession {
                 if node == device?.path { try disconnected() }
             case .added(let node):
                 guard device == nil else { continue }
-                let report = try DeviceDiscovery.scan(includeSkipped: false)
-                guard let candidate = report.devices.first(where: { $0.node == node }) else { continue }
+                // Keyboards, mice and the like are skipped without a word, as in a scan.
+                guard let candidate = try DeviceDiscovery.inspect(node: node) else { continue }
+                if case .skipped = candidate.verdict { continue }
                 guard target.accepts(candidate, previous: identity) else {
                     // Say why a device that came back (or a new candidate) is not read, rather than stay silent.
                     if let reason = candidate.verdict.reason {
