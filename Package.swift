@@ -39,6 +39,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m")]
         ),
         .target(name: "PlumometerRecording", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
+        // The bundled demo recording: one generated file (scripts/make-demo-recording.py), kept out of the readers.
+        .target(name: "PlumometerDemo", swiftSettings: strictSettings),
         .target(
             name: "PlumometerLinux",
             dependencies: ["PlumometerCore", "CLibevdev", "CLibudev"],
@@ -46,7 +48,7 @@ let package = Package(
         ),
         .target(
             name: "PlumometerCLI",
-            dependencies: ["PlumometerCore", "PlumometerRecording", "PlumometerLinux"],
+            dependencies: ["PlumometerCore", "PlumometerRecording", "PlumometerDemo", "PlumometerLinux"],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "plumometer", dependencies: ["PlumometerCLI"], swiftSettings: strictSettings),
@@ -70,7 +72,7 @@ let package = Package(
         .testTarget(name: "PlumometerCoreTests", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "PlumometerRecordingTests",
-            dependencies: ["PlumometerRecording", "PlumometerCore", "PlumometerTestSupport"],
+            dependencies: ["PlumometerRecording", "PlumometerDemo", "PlumometerCore", "PlumometerTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -16,9 +16,9 @@ swiftc=${SWIFTC:-swiftc}
 flags="-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g
     -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny"
 
-# PlumometerCore, then PlumometerRecording (without the bundled demo: a 2,000-line string no harness needs).
+# PlumometerCore, then PlumometerRecording (the bundled demo is a target of its own).
 core_sources=$(find "$root/Sources/PlumometerCore" -name '*.swift' | sort)
-recording_sources=$(find "$root/Sources/PlumometerRecording" -name '*.swift' ! -name DemoRecording.swift | sort)
+recording_sources=$(find "$root/Sources/PlumometerRecording" -name '*.swift' | sort)
 
 # shellcheck disable=SC2086
 "$swiftc" $flags -wmo -module-name PlumometerCore -emit-module -emit-module-path "$out/PlumometerCore.swiftmodule" \

@@ -21,7 +21,7 @@ def write(kind, name, data):
 
 
 # evemu: the head of the bundled demo (a protocol B pressure trackpad) and four damaged recordings.
-demo = (root / "Sources" / "PlumometerRecording" / "DemoRecording.swift").read_text()
+demo = (root / "Sources" / "PlumometerDemo" / "DemoRecording.generated.swift").read_text()
 text = re.search(r'#"""\n(.*?)"""#', demo, re.S).group(1)
 write("evemu", "demo-head.evemu", ("\n".join(text.splitlines()[:160]) + "\n").encode())
 for name in ["crlf.evemu", "truncated-event.evemu", "undeclared-axis.evemu", "negative-slot.evemu"]:

@@ -26,7 +26,10 @@ struct CheckedPipeline {
 
     /// Seeds the decoder like the bridge does when it opens a device.
     mutating func seed(
-        slots: [[AbsoluteAxis: Int32]], singleTouch: [AbsoluteAxis: Int32], touching: Bool, at time: EventTime
+        slots: [[AbsoluteAxis: Int32]],
+        singleTouch: [AbsoluteAxis: Int32],
+        touching: Bool,
+        at time: EventTime
     ) {
         guard let frame = decoder.seed(slots: slots, singleTouch: singleTouch, touching: touching, at: time) else {
             return
@@ -72,7 +75,9 @@ struct CheckedPipeline {
             require(contact.percent.isFinite, "percent \(contact.percent) not finite")
             require(contact.ratio.isFinite && contact.ratio >= 0 && contact.ratio <= 1, "ratio \(contact.ratio)")
             require(
-                contact.share.isFinite && contact.share >= 0 && contact.share <= 1.000_000_1, "share \(contact.share)")
+                contact.share.isFinite && contact.share >= 0 && contact.share <= 1.000_000_1,
+                "share \(contact.share)"
+            )
             require(contact.force >= -1 && contact.force <= 1, "force \(contact.force) outside -1...1")
             if let grams = contact.grams { require(grams.isFinite, "grams \(grams) not finite") }
             if contact.heaviest { require(contact.force > 0, "heaviest with force \(contact.force)") }

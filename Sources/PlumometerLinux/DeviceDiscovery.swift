@@ -46,7 +46,9 @@ public enum DeviceDiscovery {
 
     /// Scans with a custom opener (tests, or a caller that keeps devices open).
     public static func scan(
-        includeSkipped: Bool, opener: Opener, sysnamePattern: String = "event*"
+        includeSkipped: Bool,
+        opener: Opener,
+        sysnamePattern: String = "event*"
     ) throws(UdevError) -> DiscoveryReport {
         let udev = try UdevContext()
         let nodes = try udev.syspaths(subsystem: "input", sysnamePattern: sysnamePattern).map {
@@ -57,7 +59,9 @@ public enum DeviceDiscovery {
 
     /// Applies the rules to nodes already read from udev.
     public static func evaluate(
-        _ nodes: [UdevInputNode], includeSkipped: Bool, opener: Opener
+        _ nodes: [UdevInputNode],
+        includeSkipped: Bool,
+        opener: Opener
     ) -> DiscoveryReport {
         var devices: [DiscoveredDevice] = []
         for node in nodes {
@@ -97,7 +101,12 @@ public enum DeviceDiscovery {
         let fields = product.split(separator: "/").compactMap { UInt16($0, radix: 16) }
         guard fields.count == 4 else { return nil }
         return DeviceIdentity(
-            bus: fields[0], vendor: fields[1], product: fields[2], version: fields[3], name: node.name ?? "")
+            bus: fields[0],
+            vendor: fields[1],
+            product: fields[2],
+            version: fields[3],
+            name: node.name ?? ""
+        )
     }
 }
 

@@ -48,8 +48,13 @@ public struct DiscoveredDevice: Sendable {
     public var verdict: Verdict
 
     public init(
-        node: String, name: String, identity: DeviceIdentity?, kinds: [InputKind],
-        description: DeviceDescription? = nil, classification: DeviceClassification? = nil, verdict: Verdict
+        node: String,
+        name: String,
+        identity: DeviceIdentity?,
+        kinds: [InputKind],
+        description: DeviceDescription? = nil,
+        classification: DeviceClassification? = nil,
+        verdict: Verdict
     ) {
         self.node = node
         self.name = name
@@ -70,5 +75,7 @@ public struct DiscoveredDevice: Sendable {
     public var sensing: PressureSensing { classification?.sensing ?? .none }
 
     /// The event number of the node (`event12` -> 12), for a stable, human order.
-    var eventNumber: Int { Int(node.reversed().prefix(while: \.isNumber).reversed().map(String.init).joined()) ?? Int.max }
+    var eventNumber: Int {
+        Int(node.reversed().prefix(while: \.isNumber).reversed().map(String.init).joined()) ?? Int.max
+    }
 }

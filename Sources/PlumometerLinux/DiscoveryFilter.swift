@@ -61,7 +61,8 @@ public enum DiscoveryPrefilter: Hashable, Sendable {
             if hasPressure == false {
                 return .noPressure(
                     reason: "this \(kind.rawValue) reports no pressure axis (its capabilities/abs has neither "
-                        + "ABS_PRESSURE nor ABS_MT_PRESSURE), so there is nothing to weigh with")
+                        + "ABS_PRESSURE nor ABS_MT_PRESSURE), so there is nothing to weigh with"
+                )
             }
             return .candidate
         }

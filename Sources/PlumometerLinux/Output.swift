@@ -51,12 +51,16 @@ public final class FileDescriptorWriter: @unchecked Sendable {
     }
 
     private static let sharedStandardOutput = FileDescriptorWriter(
-        fileDescriptor: STDOUT_FILENO, name: "standard output", ownsDescriptor: false
+        fileDescriptor: STDOUT_FILENO,
+        name: "standard output",
+        ownsDescriptor: false
     )
 
     /// Standard error, for messages to people.
     public static let standardError = FileDescriptorWriter(
-        fileDescriptor: STDERR_FILENO, name: "standard error", ownsDescriptor: false
+        fileDescriptor: STDERR_FILENO,
+        name: "standard error",
+        ownsDescriptor: false
     )
 
     /// Creates (or truncates) `path` for writing, mode 0644. The corresponding C function is `open(2)`.

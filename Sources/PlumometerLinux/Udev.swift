@@ -23,10 +23,15 @@ final class UdevContext {
         let enumerate = try UdevError.nonNull(udev_enumerate_new(handle), "udev_enumerate_new", subsystem)
         defer { udev_enumerate_unref(enumerate) }
         try UdevError.check(
-            udev_enumerate_add_match_subsystem(enumerate, subsystem), "udev_enumerate_add_match_subsystem", subsystem)
+            udev_enumerate_add_match_subsystem(enumerate, subsystem),
+            "udev_enumerate_add_match_subsystem",
+            subsystem
+        )
         try UdevError.check(
-            udev_enumerate_add_match_sysname(enumerate, sysnamePattern), "udev_enumerate_add_match_sysname",
-            sysnamePattern)
+            udev_enumerate_add_match_sysname(enumerate, sysnamePattern),
+            "udev_enumerate_add_match_sysname",
+            sysnamePattern
+        )
         try UdevError.check(udev_enumerate_scan_devices(enumerate), "udev_enumerate_scan_devices", subsystem)
         var paths: [String] = []
         var entry = udev_enumerate_get_list_entry(enumerate)
@@ -42,7 +47,10 @@ final class UdevContext {
     /// The corresponding C function is `udev_device_new_from_syspath`.
     func inputNode(syspath: String) throws(UdevError) -> UdevInputNode {
         let device = try UdevError.nonNull(
-            udev_device_new_from_syspath(handle, syspath), "udev_device_new_from_syspath", syspath)
+            udev_device_new_from_syspath(handle, syspath),
+            "udev_device_new_from_syspath",
+            syspath
+        )
         defer { udev_device_unref(device) }
         return UdevInputNode(device: device)
     }
@@ -66,8 +74,13 @@ public struct UdevInputNode: Sendable, Hashable {
     public var name: String?
 
     public init(
-        syspath: String, sysname: String, devnode: String?, properties: [String: String],
-        parentProperties: [String: String] = [:], absCapabilities: String? = nil, name: String? = nil
+        syspath: String,
+        sysname: String,
+        devnode: String?,
+        properties: [String: String],
+        parentProperties: [String: String] = [:],
+        absCapabilities: String? = nil,
+        name: String? = nil
     ) {
         self.syspath = syspath
         self.sysname = sysname
@@ -87,9 +100,11 @@ public struct UdevInputNode: Sendable, Hashable {
         // `udev_device_get_parent_with_subsystem_devtype`.
         if let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil) {
             parentProperties = propertyList(parent)
-            absCapabilities = string(udev_device_get_sysattr_value(parent, "capabilities/abs"))
+            absCapabilities =
+                string(udev_device_get_sysattr_value(parent, "capabilities/abs"))
                 ?? parentProperties["ABS"]
-            name = string(udev_device_get_sysattr_value(parent, "name"))
+            name =
+                string(udev_device_get_sysattr_value(parent, "name"))
                 .map { $0.trimmingTrailingNewlines }
                 ?? parentProperties["NAME"].map { $0.trimmingQuotes }
         } else {

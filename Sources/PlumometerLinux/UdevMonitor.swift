@@ -20,11 +20,16 @@ final class UdevMonitor {
     init(source: String, subsystem: String) throws(UdevError) {
         context = try UdevContext()
         handle = try UdevError.nonNull(
-            udev_monitor_new_from_netlink(context.handle, source), "udev_monitor_new_from_netlink", source)
+            udev_monitor_new_from_netlink(context.handle, source),
+            "udev_monitor_new_from_netlink",
+            source
+        )
         do {
             try UdevError.check(
                 udev_monitor_filter_add_match_subsystem_devtype(handle, subsystem, nil),
-                "udev_monitor_filter_add_match_subsystem_devtype", subsystem)
+                "udev_monitor_filter_add_match_subsystem_devtype",
+                subsystem
+            )
             try UdevError.check(udev_monitor_enable_receiving(handle), "udev_monitor_enable_receiving", source)
             // libudev opens the socket non-blocking already; make sure of it, the poll loop depends on it.
             let flags = fcntl(fileDescriptor, F_GETFL)

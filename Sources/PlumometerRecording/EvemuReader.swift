@@ -83,7 +83,12 @@ enum EvemuDescriptionReader {
 
         /// The code opening a `B:` or `A:` line: 1 or 2 hex digits, at most `maximum`.
         func code(
-            _ field: Range<Int>, tag: String, noun: String, shortNoun: String, maximum: UInt16, maximumName: String,
+            _ field: Range<Int>,
+            tag: String,
+            noun: String,
+            shortNoun: String,
+            maximum: UInt16,
+            maximumName: String,
             line: Int
         ) throws(RecordingError) -> UInt16 {
             guard let value = NumberParser.hex(bytes, field, maxDigits: 2) else {
@@ -234,8 +239,13 @@ enum EvemuDescriptionReader {
                     )
                 }
                 let type = try code(
-                    fields[0], tag: "B:", noun: "an event type", shortNoun: "event type",
-                    maximum: EventType.max.rawValue, maximumName: "EV_MAX", line: line.number
+                    fields[0],
+                    tag: "B:",
+                    noun: "an event type",
+                    shortNoun: "event type",
+                    maximum: EventType.max.rawValue,
+                    maximumName: "EV_MAX",
+                    line: line.number
                 )
                 let mask = try maskBytes(
                     bytes,
@@ -298,8 +308,13 @@ enum EvemuDescriptionReader {
                 }
                 let axis = AbsoluteAxis(
                     rawValue: try code(
-                        fields[0], tag: "A:", noun: "an axis code", shortNoun: "axis",
-                        maximum: AbsoluteAxis.max.rawValue, maximumName: "ABS_MAX", line: line.number
+                        fields[0],
+                        tag: "A:",
+                        noun: "an axis code",
+                        shortNoun: "axis",
+                        maximum: AbsoluteAxis.max.rawValue,
+                        maximumName: "ABS_MAX",
+                        line: line.number
                     )
                 )
                 var numbers: [Int32] = []

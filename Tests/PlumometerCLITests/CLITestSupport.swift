@@ -11,7 +11,10 @@ enum CLI {
     }
 
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, timeout: TimeInterval = 60
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        stdin: Data? = nil,
+        timeout: TimeInterval = 60
     ) throws -> ProcessResult {
         // A fresh, empty configuration directory: no saved profile from the machine leaks into a test.
         var environment = environment

@@ -15,7 +15,9 @@ struct CalibrateDeviceTests {
         let description = try RecordingReader.readDescription(text: recordingText, fileName: "pad.evemu")
         let node = "/dev/input/event3"
         let files = try UmockdevDevice(
-            description: description, node: node, udevProperties: ["ID_INPUT_TOUCHPAD": "1"]
+            description: description,
+            node: node,
+            udevProperties: ["ID_INPUT_TOUCHPAD": "1"]
         ).write(to: directory)
         let events = directory.appendingPathComponent("events.evemu")
         try Umockdev.eventsOnly(recordingText).write(to: events, atomically: true, encoding: .utf8)
@@ -25,8 +27,10 @@ struct CalibrateDeviceTests {
         let calibrate = try ProcessRunner.run(
             runner,
             files.arguments(events: events)
-                + ["--", try CLI.binary, "calibrate", "--device", node, "--reference", "270g", "--reference", "270 g",
-                   "--format", "json"],
+                + [
+                    "--", try CLI.binary, "calibrate", "--device", node, "--reference", "270g", "--reference", "270 g",
+                    "--format", "json",
+                ],
             environment: ["XDG_CONFIG_HOME": config.path],
             timeout: 40
         )
@@ -41,7 +45,10 @@ struct CalibrateDeviceTests {
         let stream = try ProcessRunner.run(
             runner,
             files.arguments(events: events)
-                + ["--", "timeout", "--preserve-status", "-s", "TERM", "2", try CLI.binary, "--device", node, "-f", "jsonl"],
+                + [
+                    "--", "timeout", "--preserve-status", "-s", "TERM", "2", try CLI.binary, "--device", node, "-f",
+                    "jsonl",
+                ],
             environment: ["XDG_CONFIG_HOME": config.path],
             timeout: 40
         )

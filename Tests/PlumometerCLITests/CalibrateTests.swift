@@ -11,8 +11,10 @@ import Testing
         let config = try CLI.temporaryDirectory()
         let environment = ["XDG_CONFIG_HOME": config.path]
         let fit = try CLI.run(
-            ["calibrate", "--replay", twoPlums, "--point", "0:0", "--point", "50:us-quarter", "--point", "100:11.34",
-             "--point", "200:22.68", "--format", "json"],
+            [
+                "calibrate", "--replay", twoPlums, "--point", "0:0", "--point", "50:us-quarter", "--point", "100:11.34",
+                "--point", "200:22.68", "--format", "json",
+            ],
             environment: environment
         )
         #expect(fit.status == 0, "\(fit.stderr)")
@@ -42,7 +44,9 @@ import Testing
     }
 
     @Test func fewerThanTwoDistinctPointsAreRefused() throws {
-        let result = try CLI.run(["calibrate", "--replay", twoPlums, "--point", "100:5", "--point", "100:5", "--no-save"])
+        let result = try CLI.run([
+            "calibrate", "--replay", twoPlums, "--point", "100:5", "--point", "100:5", "--no-save",
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("refused"))
     }
@@ -68,7 +72,10 @@ import Testing
         // The recording holds a carrier at ~150 still for a second, then ~420 and ~690 as 270 g are added twice.
         let recording = CLI.fixture("grams-pad.calibration.evemu")
         let result = try CLI.run(
-            ["calibrate", "--replay", recording, "--reference", "270g", "--reference", "270g", "--no-save", "--format", "json"]
+            [
+                "calibrate", "--replay", recording, "--reference", "270g", "--reference", "270g", "--no-save",
+                "--format", "json",
+            ]
         )
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("Step 1/3"))

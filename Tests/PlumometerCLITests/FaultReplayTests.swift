@@ -89,7 +89,8 @@ import Testing
     /// ABS_MT_SLOT declared over the whole Int32 range: the decoder used to allocate 2^32 slots and abort.
     @Test func slotRangeOfTheWholeInt32IsReplayed() throws {
         let description = Self.description.replacingOccurrences(
-            of: "A: 2f 0 15 0 0 0", with: "A: 2f -2147483648 2147483647 0 0 0"
+            of: "A: 2f 0 15 0 0 0",
+            with: "A: 2f -2147483648 2147483647 0 0 0"
         )
         try #require(description != Self.description, "the fixture's slot line changed")
         let events = Umockdev.eventsText([

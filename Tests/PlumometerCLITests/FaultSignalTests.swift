@@ -4,7 +4,7 @@ import PlumometerTestSupport
 import Testing
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// SIGTERM at any point: many runs killed after seeded random delays, from the very start of the process to the
@@ -74,7 +74,9 @@ struct FaultSignalTests {
         let description = try String(contentsOf: descriptionURL, encoding: .utf8)
         let recording = directory.appendingPathComponent("busy.evemu")
         try (description + Umockdev.eventsText(Self.busyEvents(frames: 400))).write(
-            to: recording, atomically: true, encoding: .utf8
+            to: recording,
+            atomically: true,
+            encoding: .utf8
         )
         return recording
     }
@@ -110,7 +112,8 @@ struct FaultSignalTests {
             // machine) gets a torn event, which a real evdev node never delivers (libevdev then fails with EINVAL).
             // Frames every 10 ms after a quiet 0.3 s keep the emulation honest; see docs/reliability.md.
             let result = try Faults.stream(
-                events: Self.busyEvents(frames: 100, interval: 10_000, start: 300_000), seconds: delay
+                events: Self.busyEvents(frames: 100, interval: 10_000, start: 300_000),
+                seconds: delay
             )
             let label = "run \(run) (SIGTERM after \(String(format: "%.3f", delay)) s)"
             #expect(result.signal == nil, "\(label): killed by signal \(result.signal ?? 0): \(result.stderr)")

@@ -15,7 +15,8 @@ enum Faults {
             FileManager.default.isExecutableFile(atPath: python)
         else { return false }
         let probe = try? ProcessRunner.run(
-            python, ["-c", "import gi; gi.require_version('UMockdev', '1.0'); from gi.repository import UMockdev"],
+            python,
+            ["-c", "import gi; gi.require_version('UMockdev', '1.0'); from gi.repository import UMockdev"],
             timeout: 20
         )
         return probe?.status == 0
@@ -40,8 +41,11 @@ enum Faults {
         in directory: URL
     ) throws -> UmockdevFiles {
         let device = UmockdevDevice(
-            description: description, node: node, udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1"],
-            slotValues: slotValues, keysDown: keysDown
+            description: description,
+            node: node,
+            udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1"],
+            slotValues: slotValues,
+            keysDown: keysDown
         )
         return try device.write(to: directory)
     }
@@ -82,7 +86,11 @@ extension Faults {
         let directory = try Umockdev.temporaryDirectory("fault")
         let node = "/dev/input/event7"
         let files = try deviceFiles(
-            try description(file), node: node, slotValues: slotValues, keysDown: keysDown, in: directory
+            try description(file),
+            node: node,
+            slotValues: slotValues,
+            keysDown: keysDown,
+            in: directory
         )
         let eventsURL = try eventsFile(events, named: "events.evemu", in: directory)
         // ProcessRunner starts it with no signal blocked, as a shell would, so SIGTERM acts as a user's `kill`.

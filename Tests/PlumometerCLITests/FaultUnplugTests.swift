@@ -5,12 +5,19 @@ import Testing
 
 /// A device that disappears in the middle of a frame and comes back under a new node, with umockdev's testbed
 /// driven from Python (Tests/Fixtures/Faults/umockdev_unplug.py) while the real binary reads it.
-@Suite(.serialized, .enabled(if: Faults.canDriveTestbeds || Requirements.all, "umockdev, its GI bindings or python3 are missing"))
+@Suite(
+    .serialized,
+    .enabled(if: Faults.canDriveTestbeds || Requirements.all, "umockdev, its GI bindings or python3 are missing")
+)
 struct FaultUnplugTests {
     /// Runs Tests/Fixtures/Faults/umockdev_unplug.py against the built binary: its report lines (status, then
     /// plumometer's stdout), plumometer's stderr, and the driver's own result.
     static func drive(
-        _ files: UmockdevFiles, before: URL, after: URL, number: Int, options: [String] = []
+        _ files: UmockdevFiles,
+        before: URL,
+        after: URL,
+        number: Int,
+        options: [String] = []
     ) throws -> (report: [String], stderr: String, result: ProcessResult) {
         let result = try ProcessRunner.run(
             Faults.wrapper,
@@ -41,7 +48,8 @@ struct FaultUnplugTests {
                 .abs(.mtPressure, 70, at: t(50)), .abs(.mtSlot, 1, at: t(50)), .abs(.mtTrackingID, 41, at: t(50)),
                 .abs(.mtPressure, 90, at: t(50)),
             ],
-            named: "before.evemu", in: directory
+            named: "before.evemu",
+            in: directory
         )
         let after = try Faults.eventsFile(
             [
@@ -49,12 +57,14 @@ struct FaultUnplugTests {
                 .abs(.mtPositionY, 300, at: t(0)), .abs(.mtPressure, 30, at: t(0)), .key(.btnTouch, 1, at: t(0)),
                 .syn(.report, at: t(0)),
             ],
-            named: "after.evemu", in: directory
+            named: "after.evemu",
+            in: directory
         )
         let (report, stderr, result) = try Self.drive(files, before: before, after: after, number: 17)
         #expect(
             !report.contains { $0.hasPrefix("timeout:") || $0.hasPrefix("exited early") || $0.hasPrefix("killed") },
-            "\(result.stdout)\n\(result.stderr)")
+            "\(result.stdout)\n\(result.stderr)"
+        )
         #expect(report.first == "status=0", "SIGTERM after the replug still exits 0: \(report.first ?? "")")
         let records = Faults.records(Array(report.dropFirst()))
         let types = records.compactMap { $0.string("type") }
@@ -94,14 +104,20 @@ struct FaultUnplugTests {
                 .abs(.mtPositionY, 300, at: t(0)), .abs(.mtPressure, 30, at: t(0)), .key(.btnTouch, 1, at: t(0)),
                 .syn(.report, at: t(0)),
             ],
-            named: "after.evemu", in: directory
+            named: "after.evemu",
+            in: directory
         )
         let (report, stderr, result) = try Self.drive(
-            files, before: after, after: after, number: 9, options: ["--start-empty"]
+            files,
+            before: after,
+            after: after,
+            number: 9,
+            options: ["--start-empty"]
         )
         #expect(
             !report.contains { $0.hasPrefix("timeout:") || $0.hasPrefix("exited early") || $0.hasPrefix("killed") },
-            "\(result.stdout)\n\(result.stderr)")
+            "\(result.stdout)\n\(result.stderr)"
+        )
         #expect(report.first == "status=0")
         let records = Faults.records(Array(report.dropFirst()))
         #expect(records.first?.string("type") == "device")

@@ -12,8 +12,10 @@ struct GoldenOutputTests {
         var environment: [String: String] = [:]
         if let shared = Fixtures.sharedFixtures { environment["PLUMOMETER_SHARED_FIXTURES"] = shared.path }
         let result = try ProcessRunner.run(
-            "/usr/bin/env", ["python3", script, "--check", "--binary", try CLI.binary],
-            environment: environment, timeout: 300
+            "/usr/bin/env",
+            ["python3", script, "--check", "--binary", try CLI.binary],
+            environment: environment,
+            timeout: 300
         )
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains(" compared, 0 differ"), "\(result.stdout)")

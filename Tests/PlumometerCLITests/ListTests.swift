@@ -16,9 +16,21 @@ struct ListTests {
 
     static let testbed = [
         Member(descFile: "touchpad-no-pressure.desc", node: "/dev/input/event2", udev: ["ID_INPUT_TOUCHPAD": "1"]),
-        Member(descFile: "touchscreen-contact-size.desc", node: "/dev/input/event3", udev: ["ID_INPUT_TOUCHSCREEN": "1"]),
-        Member(descFile: "apple-magic-trackpad-2-usb.desc", node: "/dev/input/event5", udev: ["ID_INPUT_TOUCHPAD": "1"]),
-        Member(descFile: "keyboard.desc", node: "/dev/input/event6", udev: ["ID_INPUT_KEY": "1", "ID_INPUT_KEYBOARD": "1"]),
+        Member(
+            descFile: "touchscreen-contact-size.desc",
+            node: "/dev/input/event3",
+            udev: ["ID_INPUT_TOUCHSCREEN": "1"]
+        ),
+        Member(
+            descFile: "apple-magic-trackpad-2-usb.desc",
+            node: "/dev/input/event5",
+            udev: ["ID_INPUT_TOUCHPAD": "1"]
+        ),
+        Member(
+            descFile: "keyboard.desc",
+            node: "/dev/input/event6",
+            udev: ["ID_INPUT_KEY": "1", "ID_INPUT_KEYBOARD": "1"]
+        ),
     ]
 
     /// Runs `plumometer ARGS` with the whole testbed emulated (each node answering its own ioctls).
@@ -33,7 +45,8 @@ struct ListTests {
         }
         if let events {
             let text = try String(
-                contentsOf: Fixtures.projectFixtures.appendingPathComponent("Events/" + events.file), encoding: .utf8
+                contentsOf: Fixtures.projectFixtures.appendingPathComponent("Events/" + events.file),
+                encoding: .utf8
             )
             let url = directory.appendingPathComponent("events.evemu")
             try Umockdev.eventsOnly(text).write(to: url, atomically: true, encoding: .utf8)
@@ -52,7 +65,9 @@ struct ListTests {
         #expect(result.status == 0, "\(result.stderr)")
         let array = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
         let devices = try #require(array as? [[String: Any]])
-        let byNode = Dictionary(uniqueKeysWithValues: devices.compactMap { device in device.string("node").map { ($0, device) } })
+        let byNode = Dictionary(
+            uniqueKeysWithValues: devices.compactMap { device in device.string("node").map { ($0, device) } }
+        )
         let trackpad = try #require(byNode["/dev/input/event5"])
         #expect(trackpad.string("sensing") == "force")
         #expect(trackpad.bool("usable") == true)

@@ -3,18 +3,30 @@ import PlumometerTestSupport
 import Testing
 
 /// The live view, on a real pseudo-terminal (util-linux `script`), as a person would see it.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") || Requirements.all, "util-linux script is missing"))
+@Suite(
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") || Requirements.all,
+        "util-linux script is missing"
+    )
+)
 struct LiveViewTests {
     /// Runs `plumometer ARGS` with its stdin and stdout on a pseudo-terminal; `keys` are typed into it.
-    static func onTerminal(_ arguments: [String], keys: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+    static func onTerminal(
+        _ arguments: [String],
+        keys: String? = nil,
+        environment: [String: String] = [:]
+    ) throws -> ProcessResult {
         let command = ([try CLI.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
         // `swift test` sets NO_COLOR=1 for its tests; an empty NO_COLOR means "not set" (no-color.org).
         var environment = ["NO_COLOR": ""].merging(environment) { _, given in given }
         environment["TERM"] = "xterm"
         environment["COLUMNS"] = "100"
         return try ProcessRunner.run(
-            "/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment,
-            stdin: keys.map { Data($0.utf8) }, timeout: 60
+            "/usr/bin/script",
+            ["-qec", command, "/dev/null"],
+            environment: environment,
+            stdin: keys.map { Data($0.utf8) },
+            timeout: 60
         )
     }
 

@@ -41,7 +41,10 @@ import Testing
         builder.append(seconds: EventTime(microseconds: -1_500_000))
         builder.append(" ")
         builder.append(jsonString: "a \"quoted\"\\path\n\u{1}ü")
-        #expect(builder.string == "-2147483648 9223372036854775807 1350451575.023449 -1.500000 " + JSONText.string("a \"quoted\"\\path\n\u{1}ü"))
+        #expect(
+            builder.string == "-2147483648 9223372036854775807 1350451575.023449 -1.500000 "
+                + JSONText.string("a \"quoted\"\\path\n\u{1}ü")
+        )
         #expect(NumberText.seconds(EventTime(microseconds: -1_500_000)) == "-1.500000")
     }
 }

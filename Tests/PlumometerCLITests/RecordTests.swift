@@ -51,7 +51,10 @@ struct RecordTests {
         let live = try ProcessRunner.run(
             runner,
             files.arguments(events: events)
-                + ["--", "timeout", "--preserve-status", "-s", "TERM", "3", try CLI.binary, "--device", node, "-f", "jsonl"],
+                + [
+                    "--", "timeout", "--preserve-status", "-s", "TERM", "3", try CLI.binary, "--device", node, "-f",
+                    "jsonl",
+                ],
             environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
             timeout: 30
         )
@@ -67,7 +70,10 @@ struct RecordTests {
         let relive = try ProcessRunner.run(
             runner,
             files.arguments(events: again)
-                + ["--", "timeout", "--preserve-status", "-s", "TERM", "3", try CLI.binary, "--device", node, "-f", "jsonl"],
+                + [
+                    "--", "timeout", "--preserve-status", "-s", "TERM", "3", try CLI.binary, "--device", node, "-f",
+                    "jsonl",
+                ],
             environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
             timeout: 30
         )
@@ -81,10 +87,14 @@ struct RecordTests {
         slots[3] = [.mtTrackingID: 42, .mtPositionX: 120, .mtPositionY: -80, .mtPressure: 77]
         let node = "/dev/input/event4"
         let files = try UmockdevDevice(
-            description: description, node: node, slotValues: slots, keysDown: [.btnTouch, .btnToolFinger]
+            description: description,
+            node: node,
+            slotValues: slots,
+            keysDown: [.btnTouch, .btnToolFinger]
         ).write(to: directory)
         let eventsText = try String(
-            contentsOf: Fixtures.projectFixtures.appendingPathComponent("Events/resting-contact.events"), encoding: .utf8
+            contentsOf: Fixtures.projectFixtures.appendingPathComponent("Events/resting-contact.events"),
+            encoding: .utf8
         )
         let events = directory.appendingPathComponent("events.evemu")
         try Umockdev.eventsOnly(eventsText).write(to: events, atomically: true, encoding: .utf8)

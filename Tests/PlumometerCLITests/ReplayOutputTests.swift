@@ -28,8 +28,10 @@ import Testing
         #expect(frames.count == 6)
         #expect(frames.map { $0.int("seq") } == Array(1...6))
         #expect(frames.allSatisfy { $0.string("type") == "frame" && $0.bool("resync") == false })
-        let keys = ["id", "slot", "x", "y", "pressure", "force", "percent", "ratio", "share", "rank", "heaviest",
-                    "stable", "saturated", "grams"]
+        let keys = [
+            "id", "slot", "x", "y", "pressure", "force", "percent", "ratio", "share", "rank", "heaviest",
+            "stable", "saturated", "grams",
+        ]
         for frame in frames {
             for contact in frame.objects("contacts") {
                 #expect(Set(contact.keys) == Set(keys))
@@ -63,11 +65,18 @@ import Testing
         let result = try CLI.run(["replay", "--fast", "--format", "csv", twoPlums])
         #expect(result.status == 0)
         let lines = result.stdoutLines
-        #expect(lines.first == "time,seq,device,id,slot,x,y,pressure,force,percent,ratio,share,rank,heaviest,stable,saturated,grams")
+        #expect(
+            lines.first
+                == "time,seq,device,id,slot,x,y,pressure,force,percent,ratio,share,rank,heaviest,stable,saturated,grams"
+        )
         // Frames hold 1, 2, 2, 2, 1 and 0 contacts; the empty frame is one row with empty contact columns.
         #expect(lines.count == 1 + 1 + 2 + 2 + 2 + 1 + 1)
         #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 17 })
-        #expect(lines[1].hasPrefix("1.000000,1,\(twoPlums),10,0,-1000,200,100,0.3953,39.5,1.0000,1.0000,1,true,false,false,"))
+        #expect(
+            lines[1].hasPrefix(
+                "1.000000,1,\(twoPlums),10,0,-1000,200,100,0.3953,39.5,1.0000,1.0000,1,true,false,false,"
+            )
+        )
     }
 
     @Test func textMarksTheHeaviestAndShowsRatios() throws {
@@ -107,8 +116,10 @@ import Testing
     @Test func intervalThrottlesToTheLatestState() throws {
         let all = try CLI.jsonObjects(try CLI.run(["replay", "--fast", "-f", "jsonl", gramsPad]))
             .filter { $0.string("type") == "frame" }
-        let throttled = try CLI.jsonObjects(try CLI.run(["replay", "--fast", "-f", "jsonl", "--interval", "500", gramsPad]))
-            .filter { $0.string("type") == "frame" }
+        let throttled = try CLI.jsonObjects(
+            try CLI.run(["replay", "--fast", "-f", "jsonl", "--interval", "500", gramsPad])
+        )
+        .filter { $0.string("type") == "frame" }
         #expect(throttled.count < all.count)
         let times = throttled.compactMap { $0.number("time") }
         for (earlier, later) in zip(times, times.dropFirst().dropLast()) {

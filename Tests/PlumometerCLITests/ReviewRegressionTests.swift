@@ -142,7 +142,8 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         let source = try String(contentsOfFile: CLI.fixture("magic-trackpad-2.two-plums.evemu"), encoding: .utf8)
         let evil = source.replacingOccurrences(
-            of: "N: Apple Inc. Magic Trackpad 2", with: "N: Evil\u{1B}]0;pwned\u{07}\u{1B}[2J Pad"
+            of: "N: Apple Inc. Magic Trackpad 2",
+            with: "N: Evil\u{1B}]0;pwned\u{07}\u{1B}[2J Pad"
         )
         let file = directory.appendingPathComponent("evil.evemu")
         try evil.write(to: file, atomically: true, encoding: .utf8)
@@ -150,7 +151,9 @@ import Testing
         #expect(text.status == 0)
         #expect(!text.stdout.contains("\u{1B}"), "no raw ESC on the terminal")
         #expect(text.stdout.contains("Evil\\x1b]0;pwned\\x07\\x1b[2J Pad"))
-        let calibrate = try CLI.run(["calibrate", "--replay", file.path, "--point", "0:0", "--point", "100:10", "--no-save"])
+        let calibrate = try CLI.run([
+            "calibrate", "--replay", file.path, "--point", "0:0", "--point", "100:10", "--no-save",
+        ])
         #expect(!calibrate.stdout.contains("\u{1B}") && !calibrate.stderr.contains("\u{1B}"))
         let json = try CLI.run(["replay", "--fast", "-f", "jsonl", file.path])
         #expect(try CLI.jsonObjects(json).first?.string("name") == "Evil\u{1B}]0;pwned\u{07}\u{1B}[2J Pad")
@@ -158,9 +161,13 @@ import Testing
 
     @Test func pointsMustBeRawPressuresOfTheDevice() throws {
         let twoPlums = CLI.fixture("magic-trackpad-2.two-plums.evemu")
-        let huge = try CLI.run(["calibrate", "--replay", twoPlums, "--point", "0:0", "--point", "99999999999999999999:5", "--no-save"])
+        let huge = try CLI.run([
+            "calibrate", "--replay", twoPlums, "--point", "0:0", "--point", "99999999999999999999:5", "--no-save",
+        ])
         #expect(huge.status == 2, "\(huge.stderr)")
-        let outside = try CLI.run(["calibrate", "--replay", twoPlums, "--point", "0:0", "--point", "9000:5", "--no-save"])
+        let outside = try CLI.run([
+            "calibrate", "--replay", twoPlums, "--point", "0:0", "--point", "9000:5", "--no-save",
+        ])
         #expect(outside.status == 1)
         #expect(outside.stderr.contains("0..253"), "\(outside.stderr)")
     }

@@ -23,18 +23,23 @@ struct SlowConsumerTests {
             events.append(.abs(.mtPositionX, Int32(index % 1_000), at: time))
             events.append(.syn(.report, at: time))
         }
-        events += [.abs(.mtSlot, 1, at: time), .abs(.mtTrackingID, 501, at: time), .abs(.mtPressure, 77, at: time),
-                   .syn(.report, at: time), .abs(.mtSlot, 0, at: time), .abs(.mtTrackingID, -1, at: time),
-                   .syn(.report, at: time)]
+        events += [
+            .abs(.mtSlot, 1, at: time), .abs(.mtTrackingID, 501, at: time), .abs(.mtPressure, 77, at: time),
+            .syn(.report, at: time), .abs(.mtSlot, 0, at: time), .abs(.mtTrackingID, -1, at: time),
+            .syn(.report, at: time),
+        ]
         let eventsFile = directory.appendingPathComponent("events.evemu")
         try Umockdev.eventsText(events).write(to: eventsFile, atomically: true, encoding: .utf8)
 
         let driver = Fixtures.packageRoot!.appendingPathComponent("Tests/Scripts/fifo_device.py").path
-        let command = ["/usr/bin/python3", driver, "--umockdev", files.device.path, "--ioctl", "\(node)=\(files.ioctl.path)",
-                       "--events", eventsFile.path, "--hold", "4", "--", try CLI.binary, "--device", node, "-f", "jsonl"]
-            .map { "'\($0)'" }.joined(separator: " ")
+        let command = [
+            "/usr/bin/python3", driver, "--umockdev", files.device.path, "--ioctl", "\(node)=\(files.ioctl.path)",
+            "--events", eventsFile.path, "--hold", "4", "--", try CLI.binary, "--device", node, "-f", "jsonl",
+        ]
+        .map { "'\($0)'" }.joined(separator: " ")
         // The consumer reads nothing for 2.5 s, then everything.
-        let script = "\(command) 2>'\(directory.path)/stderr' | { sleep 2.5; cat; }; echo \"status=${PIPESTATUS[0]}\" >&2"
+        let script =
+            "\(command) 2>'\(directory.path)/stderr' | { sleep 2.5; cat; }; echo \"status=${PIPESTATUS[0]}\" >&2"
         let result = try ProcessRunner.run("/bin/bash", ["-c", script], timeout: 40)
         let stderr = try String(contentsOf: directory.appendingPathComponent("stderr"), encoding: .utf8)
         #expect(result.stderr.contains("status=0"), "\(result.stderr) \(stderr)")

@@ -21,14 +21,19 @@ struct StreamTests {
         let directory = try Umockdev.temporaryDirectory("stream")
         let description = try Faults.description(deviceFile)
         let device = UmockdevDevice(
-            description: description, node: node,
-            udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1"], slotValues: slotValues,
+            description: description,
+            node: node,
+            udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1"],
+            slotValues: slotValues,
             keysDown: keysDown
         )
         let files = try device.write(to: directory)
         var events: URL?
         if let eventsFile {
-            let text = try String(contentsOf: Fixtures.projectFixtures.appendingPathComponent("Events/" + eventsFile), encoding: .utf8)
+            let text = try String(
+                contentsOf: Fixtures.projectFixtures.appendingPathComponent("Events/" + eventsFile),
+                encoding: .utf8
+            )
             let url = directory.appendingPathComponent("events.evemu")
             try Umockdev.eventsOnly(text).write(to: url, atomically: true, encoding: .utf8)
             events = url
@@ -36,7 +41,8 @@ struct StreamTests {
         // `timeout --preserve-status` delivers a real SIGTERM and passes on plumometer's own exit status; a
         // `shell` script gets the command line as "$@" instead, to send other signals.
         let command = [try CLI.binary, "--device", node] + arguments
-        let program = shell.map { ["/bin/bash", "-c", $0, "bash"] }
+        let program =
+            shell.map { ["/bin/bash", "-c", $0, "bash"] }
             ?? ["timeout", "--preserve-status", "-s", "TERM", String(seconds)]
         return try ProcessRunner.run(
             try #require(Umockdev.runner).path,
@@ -70,8 +76,10 @@ struct StreamTests {
         var slots = Array(repeating: [AbsoluteAxis: Int32](), count: 16)
         slots[3] = [.mtTrackingID: 5, .mtPositionX: 100, .mtPositionY: 200, .mtPressure: 40]
         let result = try Self.stream(
-            device: "apple-silicon-internal-trackpad.desc", events: "resting-contact.events",
-            slotValues: slots, keysDown: [.btnTouch, .btnToolFinger]
+            device: "apple-silicon-internal-trackpad.desc",
+            events: "resting-contact.events",
+            slotValues: slots,
+            keysDown: [.btnTouch, .btnToolFinger]
         )
         #expect(result.status == 0, "\(result.stderr)")
         let frames = try CLI.jsonObjects(result).filter { $0.string("type") == "frame" }
@@ -91,7 +99,9 @@ struct StreamTests {
 
     @Test func textFormatOnALiveDevice() throws {
         let result = try Self.stream(
-            device: "apple-magic-trackpad-2-usb.desc", events: "multitouch-contacts.events", arguments: ["-f", "text"]
+            device: "apple-magic-trackpad-2-usb.desc",
+            events: "multitouch-contacts.events",
+            arguments: ["-f", "text"]
         )
         #expect(result.status == 0)
         #expect(result.stdoutLines.first?.hasPrefix("# /dev/input/event7: ") == true)
@@ -113,7 +123,10 @@ struct StreamTests {
     func aSilentDeviceStopsCleanlyOnSIGTERM(arguments: [String]) throws {
         for _ in 0..<3 {
             let result = try Self.stream(
-                device: "apple-silicon-internal-trackpad.desc", events: nil, seconds: 1.0, arguments: arguments
+                device: "apple-silicon-internal-trackpad.desc",
+                events: nil,
+                seconds: 1.0,
+                arguments: arguments
             )
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.signal == nil)
@@ -126,18 +139,25 @@ struct StreamTests {
         var slots = Array(repeating: [AbsoluteAxis: Int32](), count: 16)
         slots[3] = [.mtTrackingID: 5, .mtPositionX: 100, .mtPositionY: 200, .mtPressure: 40]
         let resting = try Self.stream(
-            device: "apple-silicon-internal-trackpad.desc", events: "resting-contact.events",
-            slotValues: slots, keysDown: [.btnTouch, .btnToolFinger], arguments: ["-f", "jsonl", "--tare"]
+            device: "apple-silicon-internal-trackpad.desc",
+            events: "resting-contact.events",
+            slotValues: slots,
+            keysDown: [.btnTouch, .btnToolFinger],
+            arguments: ["-f", "jsonl", "--tare"]
         )
         let restingFrames = try CLI.jsonObjects(resting).filter { $0.string("type") == "frame" }
         #expect(restingFrames.first?.objects("contacts").first?.number("grams") == 0, "the resting 40 g is the zero")
         #expect(restingFrames.dropFirst().first?.objects("contacts").first?.number("grams") == 15, "55 - 40")
 
         let empty = try Self.stream(
-            device: "apple-magic-trackpad-2-usb.desc", events: "multitouch-contacts.events",
+            device: "apple-magic-trackpad-2-usb.desc",
+            events: "multitouch-contacts.events",
             arguments: ["-f", "jsonl", "--tare"]
         )
         let first = try #require(try CLI.jsonObjects(empty).first { $0.string("type") == "frame" })
-        #expect(first.objects("contacts").first { $0.int("id") == 100 }?.number("force") == 0.1186, "30 of 253, not zeroed")
+        #expect(
+            first.objects("contacts").first { $0.int("id") == 100 }?.number("force") == 0.1186,
+            "30 of 253, not zeroed"
+        )
     }
 }

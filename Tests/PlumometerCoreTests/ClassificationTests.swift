@@ -77,7 +77,12 @@ struct ClassificationTests {
     ])
     func magicTrackpad2IsAForceSensor(bus: UInt16, vendor: UInt16, product: UInt16) {
         let device = Sample.multitouch(
-            bus: bus, vendor: vendor, product: product, name: "Apple Inc. Magic Trackpad 2", properties: [.pointer])
+            bus: bus,
+            vendor: vendor,
+            product: product,
+            name: "Apple Inc. Magic Trackpad 2",
+            properties: [.pointer]
+        )
         let result = DeviceClassifier.classify(device)
         #expect(result.sensing == .force)
         #expect(result.reason.contains("Magic Trackpad 2"))
@@ -106,7 +111,13 @@ struct ClassificationTests {
     @Test func aPenReportsForce() {
         let device = DeviceDescription(
             path: "/dev/input/event12",
-            identity: DeviceIdentity(bus: 3, vendor: 0x056a, product: 0x0374, version: 0x110, name: "Wacom Intuos S Pen"),
+            identity: DeviceIdentity(
+                bus: 3,
+                vendor: 0x056a,
+                product: 0x0374,
+                version: 0x110,
+                name: "Wacom Intuos S Pen"
+            ),
             properties: [.pointer],
             codes: [.key: [KeyCode.btnToolPen.rawValue, KeyCode.btnToolRubber.rawValue, Sample.btnTouch]],
             axes: [
@@ -140,7 +151,13 @@ struct ClassificationTests {
     @Test func aSingleTouchPadUsesAbsPressure() {
         let device = DeviceDescription(
             path: "/dev/input/event3",
-            identity: DeviceIdentity(bus: 0x11, vendor: 2, product: 7, version: 0x1b1, name: "SynPS/2 Synaptics TouchPad"),
+            identity: DeviceIdentity(
+                bus: 0x11,
+                vendor: 2,
+                product: 7,
+                version: 0x1b1,
+                name: "SynPS/2 Synaptics TouchPad"
+            ),
             properties: [.pointer],
             codes: [.key: [Sample.btnToolFinger, Sample.btnTouch]],
             axes: [.x: AxisInfo(minimum: 1, maximum: 5000), .pressure: AxisInfo(minimum: 0, maximum: 255)]
@@ -153,7 +170,8 @@ struct ClassificationTests {
 
     @Test func ranksOrderForceBeforeContactSize() {
         let grams = DeviceClassifier.classify(
-            Sample.multitouch(pressure: AxisInfo(minimum: 0, maximum: 4000, resolution: 10)))
+            Sample.multitouch(pressure: AxisInfo(minimum: 0, maximum: 4000, resolution: 10))
+        )
         let force = DeviceClassifier.classify(Sample.multitouch(vendor: 0x05ac, product: 0x0265))
         let size = DeviceClassifier.classify(Sample.multitouch())
         let none = DeviceClassifier.classify(Sample.multitouch(pressure: nil))

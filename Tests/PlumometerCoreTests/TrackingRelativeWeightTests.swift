@@ -95,7 +95,8 @@ struct TrackingRelativeWeightTests {
         let range = AxisInfo(minimum: 0, maximum: 253)
         let calibration = try! Calibration.fit(
             points: [CalibrationPoint(pressure: 0, grams: 0), CalibrationPoint(pressure: 200, grams: 20)],
-            device: device, pressureRange: range
+            device: device,
+            pressureRange: range
         )
         var calibrated = WeightTracker(pressureRange: range, calibration: calibration)
         _ = calibrated.consume(frame(0, [(1, 100), (2, 99)]))

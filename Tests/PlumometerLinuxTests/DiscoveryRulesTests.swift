@@ -11,20 +11,38 @@ struct DiscoveryRulesTests {
         var properties = ["ID_INPUT": "1", "SUBSYSTEM": "input"]
         for kind in kinds { properties[kind] = "1" }
         return UdevInputNode(
-            syspath: "/sys/devices/virtual/input/input\(number)/event\(number)", sysname: "event\(number)",
-            devnode: "/dev/input/event\(number)", properties: properties,
-            parentProperties: ["PRODUCT": "18/6cb/\(number)/100", "NAME": "\"\(name)\""], absCapabilities: abs,
-            name: name)
+            syspath: "/sys/devices/virtual/input/input\(number)/event\(number)",
+            sysname: "event\(number)",
+            devnode: "/dev/input/event\(number)",
+            properties: properties,
+            parentProperties: ["PRODUCT": "18/6cb/\(number)/100", "NAME": "\"\(name)\""],
+            absCapabilities: abs,
+            name: name
+        )
     }
 
-    func description(_ path: String, vendor: UInt16 = 0x6cb, product: UInt16 = 1, resolution: Int32 = 0)
+    func description(
+        _ path: String,
+        vendor: UInt16 = 0x6cb,
+        product: UInt16 = 1,
+        resolution: Int32 = 0
+    )
         -> DeviceDescription
     {
         DeviceDescription(
-            path: path, identity: DeviceIdentity(bus: 0x18, vendor: vendor, product: product, version: 1, name: path),
-            properties: [.pointer], codes: [.key: [KeyCode.btnToolFinger.rawValue]],
-            axes: [.mtSlot: AxisInfo(minimum: 0, maximum: 4), .mtPressure: AxisInfo(minimum: 0, maximum: 255,
-                resolution: resolution)])
+            path: path,
+            identity: DeviceIdentity(bus: 0x18, vendor: vendor, product: product, version: 1, name: path),
+            properties: [.pointer],
+            codes: [.key: [KeyCode.btnToolFinger.rawValue]],
+            axes: [
+                .mtSlot: AxisInfo(minimum: 0, maximum: 4),
+                .mtPressure: AxisInfo(
+                    minimum: 0,
+                    maximum: 255,
+                    resolution: resolution
+                ),
+            ]
+        )
     }
 
     @Test func capabilityBitsAreReadLowestWordLast() throws {
@@ -37,19 +55,48 @@ struct DiscoveryRulesTests {
     }
 
     @Test func thePrefilterDecidesBeforeOpening() {
-        #expect(DiscoveryPrefilter.evaluate(node(1, kinds: ["ID_INPUT_TOUCHPAD"], abs: "1000003", name: "a"))
-            == .candidate)
-        #expect(DiscoveryPrefilter.evaluate(node(2, kinds: ["ID_INPUT_TOUCHSCREEN"], abs: "400000000000003",
-            name: "b")) == .candidate)
-        guard case .noPressure = DiscoveryPrefilter.evaluate(node(3, kinds: ["ID_INPUT_TOUCHPAD"], abs: "3",
-            name: "c")) else { Issue.record("a pressureless touchpad must be rejected"); return }
+        #expect(
+            DiscoveryPrefilter.evaluate(node(1, kinds: ["ID_INPUT_TOUCHPAD"], abs: "1000003", name: "a"))
+                == .candidate
+        )
+        #expect(
+            DiscoveryPrefilter.evaluate(
+                node(
+                    2,
+                    kinds: ["ID_INPUT_TOUCHSCREEN"],
+                    abs: "400000000000003",
+                    name: "b"
+                )
+            ) == .candidate
+        )
+        guard
+            case .noPressure = DiscoveryPrefilter.evaluate(
+                node(
+                    3,
+                    kinds: ["ID_INPUT_TOUCHPAD"],
+                    abs: "3",
+                    name: "c"
+                )
+            )
+        else {
+            Issue.record("a pressureless touchpad must be rejected")
+            return
+        }
         // A keyboard is skipped even when it claims a touchpad and a pressure axis.
-        guard case .skipped(let reason) = DiscoveryPrefilter.evaluate(
-            node(4, kinds: ["ID_INPUT_KEYBOARD", "ID_INPUT_TOUCHPAD"], abs: "1000003", name: "d"))
-        else { Issue.record("keyboards are never candidates"); return }
+        guard
+            case .skipped(let reason) = DiscoveryPrefilter.evaluate(
+                node(4, kinds: ["ID_INPUT_KEYBOARD", "ID_INPUT_TOUCHPAD"], abs: "1000003", name: "d")
+            )
+        else {
+            Issue.record("keyboards are never candidates")
+            return
+        }
         #expect(reason.contains("keyboard"))
         guard case .skipped = DiscoveryPrefilter.evaluate(node(5, kinds: ["ID_INPUT_MOUSE"], abs: nil, name: "e"))
-        else { Issue.record("mice are skipped"); return }
+        else {
+            Issue.record("mice are skipped")
+            return
+        }
     }
 
     @Test func evaluateOpensOnlyCandidatesAndRanksForceFirst() {
@@ -106,8 +153,11 @@ struct DiscoveryRulesTests {
 /// The udev rule: libinput's structure, and pressure patterns checked with fnmatch(3), which udev uses.
 @Suite("udev rule")
 struct UdevRuleFileTests {
-    let text: String = (try? String(
-        contentsOf: DiscoveryPaths.packageRoot.appendingPathComponent("udev/70-plumometer.rules"), encoding: .utf8))
+    let text: String =
+        (try? String(
+            contentsOf: DiscoveryPaths.packageRoot.appendingPathComponent("udev/70-plumometer.rules"),
+            encoding: .utf8
+        ))
         ?? ""
 
     var rules: [String] { text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.isEmpty } }
@@ -154,8 +204,12 @@ struct InstallScriptTests {
     @Test func theDryRunChangesNothingAndNamesEveryStep() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("plumometer-dry-\(getpid())")
         let result = try runProgram(
-            "/bin/sh", [scripts.appendingPathComponent("install.sh").path, "--dry-run", "--prefix", "/opt/pm",
-                        "--destdir", root.path, "--binary", "/bin/true"])
+            "/bin/sh",
+            [
+                scripts.appendingPathComponent("install.sh").path, "--dry-run", "--prefix", "/opt/pm",
+                "--destdir", root.path, "--binary", "/bin/true",
+            ]
+        )
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("+ install -D -m 0755 /bin/true \(root.path)/opt/pm/bin/plumometer"))
         #expect(result.stdout.contains("\(root.path)/etc/udev/rules.d/70-plumometer.rules"))
@@ -169,20 +223,36 @@ struct InstallScriptTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("plumometer-stage-\(getpid())")
         defer { try? FileManager.default.removeItem(at: root) }
         let install = try runProgram(
-            "/bin/sh", [scripts.appendingPathComponent("install.sh").path, "--prefix", "/opt/pm", "--destdir",
-                        root.path, "--binary", "/bin/true"])
+            "/bin/sh",
+            [
+                scripts.appendingPathComponent("install.sh").path, "--prefix", "/opt/pm", "--destdir",
+                root.path, "--binary", "/bin/true",
+            ]
+        )
         #expect(install.status == 0, "\(install.stderr)")
         let unit = try String(
-            contentsOf: root.appendingPathComponent("etc/systemd/user/plumometer.service"), encoding: .utf8)
+            contentsOf: root.appendingPathComponent("etc/systemd/user/plumometer.service"),
+            encoding: .utf8
+        )
         #expect(unit.contains("exec /opt/pm/bin/plumometer stream --wait --format jsonl"))
         #expect(FileManager.default.isExecutableFile(atPath: root.appendingPathComponent("opt/pm/bin/plumometer").path))
-        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("etc/udev/rules.d/70-plumometer.rules").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: root.appendingPathComponent("etc/udev/rules.d/70-plumometer.rules").path
+            )
+        )
         let uninstall = try runProgram(
-            "/bin/sh", [scripts.appendingPathComponent("uninstall.sh").path, "--prefix", "/opt/pm", "--destdir",
-                        root.path])
+            "/bin/sh",
+            [
+                scripts.appendingPathComponent("uninstall.sh").path, "--prefix", "/opt/pm", "--destdir",
+                root.path,
+            ]
+        )
         #expect(uninstall.status == 0, "\(uninstall.stderr)")
-        for path in ["opt/pm/bin/plumometer", "etc/udev/rules.d/70-plumometer.rules",
-                     "etc/systemd/user/plumometer.service", "etc/systemd/user/plumometer@.service"] {
+        for path in [
+            "opt/pm/bin/plumometer", "etc/udev/rules.d/70-plumometer.rules",
+            "etc/systemd/user/plumometer.service", "etc/systemd/user/plumometer@.service",
+        ] {
             #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "\(path)")
         }
     }

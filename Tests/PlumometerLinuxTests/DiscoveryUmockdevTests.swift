@@ -67,7 +67,8 @@ struct DiscoveryUmockdevTests {
         let probe = try #require(DiscoveryPaths.probe).path
         let result = try runProgram(
             DiscoveryPaths.wrapper,
-            [DiscoveryPaths.python, driver, "--probe", probe, "--testbed", testbed, "replug", "event6", "16"])
+            [DiscoveryPaths.python, driver, "--probe", probe, "--testbed", testbed, "replug", "event6", "16"]
+        )
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines == ["removed /dev/input/event6", "added /dev/input/event16"])
     }

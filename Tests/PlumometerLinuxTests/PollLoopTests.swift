@@ -70,8 +70,10 @@ struct PollLoopTests {
             timeouts += 1
             if timeouts == 2 { loop.stop() }
         }
+        // RUSAGE_THREAD (1): other tests run in parallel.
+        let thisThread: Int32 = 1
         var usageBefore = rusage()
-        getrusage(1 /* RUSAGE_THREAD: other tests run in parallel */, &usageBefore)
+        getrusage(thisThread, &usageBefore)
         var start = timespec()
         clock_gettime(CLOCK_MONOTONIC, &start)
         loop.run {
@@ -86,7 +88,7 @@ struct PollLoopTests {
         #expect(handlerCalls == 0)
         #expect(elapsed >= 0.29)
         var usageAfter = rusage()
-        getrusage(1 /* RUSAGE_THREAD: other tests run in parallel */, &usageAfter)
+        getrusage(thisThread, &usageAfter)
         let cpu =
             Double(usageAfter.ru_utime.tv_sec - usageBefore.ru_utime.tv_sec)
             + Double(usageAfter.ru_utime.tv_usec - usageBefore.ru_utime.tv_usec) / 1e6

@@ -4,7 +4,10 @@ import PlumometerTestSupport
 import Testing
 
 /// The bridge read end to end: the real libevdev under umockdev, through the probe executable.
-@Suite(.serialized, .enabled(if: BridgeHarness.canRun || Requirements.all, "needs umockdev-run and the built bridge probe"))
+@Suite(
+    .serialized,
+    .enabled(if: BridgeHarness.canRun || Requirements.all, "needs umockdev-run and the built bridge probe")
+)
 struct UmockdevBridgeTests {
     @Test func describesTheMagicTrackpad2() throws {
         let device = UmockdevDevice(

@@ -1,5 +1,6 @@
 import Foundation
 import PlumometerCore
+import PlumometerDemo
 import PlumometerTestSupport
 import Testing
 
@@ -75,7 +76,12 @@ struct DemoRecordingTests {
         #expect(pressure.values.allSatisfy { (1...6000).contains($0) })
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3") || Requirements.all, "python3 not installed"))
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/bin/python3") || Requirements.all,
+            "python3 not installed"
+        )
+    )
     func generatorReproducesTheBundledFile() throws {
         let script = Paths.packageRoot.appendingPathComponent("scripts/make-demo-recording.py").path
         let result = try ProcessRunner.run("/usr/bin/python3", [script, "--check"], timeout: 120)

@@ -96,7 +96,12 @@ struct EvemuWriterTests {
 
     /// evemu's own parser (libevemu through python3 ctypes) reads what we write, and `evemu-play` replays the
     /// events (into /dev/null: no uinput needed) without a complaint.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/evemu-play") || Requirements.all, "evemu-tools not installed"))
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/bin/evemu-play") || Requirements.all,
+            "evemu-tools not installed"
+        )
+    )
     func evemuAcceptsWhatWeWrite() throws {
         let description = try RecordingReader.readDescription(text: clickpad13, fileName: "pad")
         let t = EventTime(seconds: 1, microseconds: 0)

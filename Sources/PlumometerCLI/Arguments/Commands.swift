@@ -3,19 +3,35 @@ enum Commands {
     static let version = "0.1.0"
 
     static let formatOption = OptionSpec(
-        "format", short: "f", value: "FORMAT", choices: ["text", "jsonl", "csv", "live"],
+        "format",
+        short: "f",
+        value: "FORMAT",
+        choices: ["text", "jsonl", "csv", "live"],
         help: "Output format. Default: live view on a terminal, jsonl otherwise."
     )
 
     /// Options shared by everything that produces readings (stream, replay, demo).
     static let readingOptions: [OptionSpec] = [
         formatOption,
-        OptionSpec("interval", value: "MS", help: "Write the latest state at most every MS milliseconds (0: every frame)."),
+        OptionSpec(
+            "interval",
+            value: "MS",
+            help: "Write the latest state at most every MS milliseconds (0: every frame)."
+        ),
         OptionSpec("max-contacts", value: "N", help: "Report only the N heaviest contacts of each frame."),
-        OptionSpec("profile", value: "FILE", help: "Use this calibration profile instead of the saved one for the device."),
+        OptionSpec(
+            "profile",
+            value: "FILE",
+            help: "Use this calibration profile instead of the saved one for the device."
+        ),
         OptionSpec("smooth", help: "Smooth reported forces (one-euro filter); raw pressure is always kept as read."),
         OptionSpec("tare", help: "Zero the readings of whatever rests on the surface when reading starts."),
-        OptionSpec("unit", value: "UNIT", choices: ["g", "oz", "ct"], help: "Unit for weights in text and live output (JSON and CSV stay in grams)."),
+        OptionSpec(
+            "unit",
+            value: "UNIT",
+            choices: ["g", "oz", "ct"],
+            help: "Unit for weights in text and live output (JSON and CSV stay in grams)."
+        ),
         OptionSpec("quiet", short: "q", help: "Print nothing on stderr except errors."),
     ]
 
@@ -23,9 +39,22 @@ enum Commands {
         name: "stream",
         summary: "Read a pressure-sensing device and write one reading per frame (the default command).",
         options: [
-            OptionSpec("device", short: "d", value: "PATH|NAME", help: "The device: /dev/input/eventN, or a substring of its name. Default: the best force-sensing device found."),
-            OptionSpec("grab", help: "Grab the device (EVIOCGRAB) so no other program sees its events. Off by default: you keep your pointer."),
-            OptionSpec("wait", help: "If no device fits yet, wait for one to appear instead of failing (background services)."),
+            OptionSpec(
+                "device",
+                short: "d",
+                value: "PATH|NAME",
+                help:
+                    "The device: /dev/input/eventN, or a substring of its name. Default: the best force-sensing device found."
+            ),
+            OptionSpec(
+                "grab",
+                help:
+                    "Grab the device (EVIOCGRAB) so no other program sees its events. Off by default: you keep your pointer."
+            ),
+            OptionSpec(
+                "wait",
+                help: "If no device fits yet, wait for one to appear instead of failing (background services)."
+            ),
         ] + readingOptions,
         discussion: """
             Readings go to stdout, one per frame, flushed at once; messages go to stderr. On a terminal the \
@@ -44,8 +73,18 @@ enum Commands {
         name: "list",
         summary: "List input devices, how each senses pressure, and why any is not usable.",
         options: [
-            OptionSpec("format", short: "f", value: "FORMAT", choices: ["text", "json"], help: "Output format (default text)."),
-            OptionSpec("all", short: "a", help: "Also list devices skipped without being opened (keyboards, mice, ...) and why."),
+            OptionSpec(
+                "format",
+                short: "f",
+                value: "FORMAT",
+                choices: ["text", "json"],
+                help: "Output format (default text)."
+            ),
+            OptionSpec(
+                "all",
+                short: "a",
+                help: "Also list devices skipped without being opened (keyboards, mice, ...) and why."
+            ),
             OptionSpec("quiet", short: "q", help: "Print nothing on stderr except errors."),
         ],
         discussion: """
@@ -64,12 +103,27 @@ enum Commands {
         name: "replay",
         summary: "Replay an evemu or `libinput record` recording through the same pipeline as a live device.",
         options: [
-            OptionSpec("device", short: "d", value: "NAME", help: "With several devices in one recording: which one (index, or a substring of its name)."),
-            OptionSpec("desc", value: "FILE", help: "The evemu device description for a FILE that holds only events (default: a .desc beside it)."),
+            OptionSpec(
+                "device",
+                short: "d",
+                value: "NAME",
+                help: "With several devices in one recording: which one (index, or a substring of its name)."
+            ),
+            OptionSpec(
+                "desc",
+                value: "FILE",
+                help: "The evemu device description for a FILE that holds only events (default: a .desc beside it)."
+            ),
             OptionSpec("speed", value: "X", help: "Replay X times faster than recorded (default 1)."),
             OptionSpec("fast", help: "Replay as fast as possible."),
         ] + readingOptions,
-        positionals: [PositionalSpec(name: "FILE", help: "the recording to replay (evemu or libinput record YAML).", required: true)],
+        positionals: [
+            PositionalSpec(
+                name: "FILE",
+                help: "the recording to replay (evemu or libinput record YAML).",
+                required: true
+            )
+        ],
         examples: [
             "plumometer replay --fast -f jsonl session.evemu",
             "plumometer replay --desc touchpad.desc touchpad.tap.events",
@@ -81,7 +135,12 @@ enum Commands {
         name: "record",
         summary: "Record a device to an evemu 1.3 file that evemu-play, umockdev and `plumometer replay` accept.",
         options: [
-            OptionSpec("device", short: "d", value: "PATH|NAME", help: "The device (default: the best force-sensing device)."),
+            OptionSpec(
+                "device",
+                short: "d",
+                value: "PATH|NAME",
+                help: "The device (default: the best force-sensing device)."
+            ),
             OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE instead of stdout."),
             OptionSpec("duration", value: "S", help: "Stop after S seconds (default: until Ctrl-C)."),
             OptionSpec("grab", help: "Grab the device while recording."),
@@ -94,13 +153,40 @@ enum Commands {
         name: "calibrate",
         summary: "Fit grams to raw pressure from reference weights and save a per-device profile.",
         options: [
-            OptionSpec("device", short: "d", value: "PATH|NAME", help: "The device to calibrate (identity and range; interactive readings)."),
+            OptionSpec(
+                "device",
+                short: "d",
+                value: "PATH|NAME",
+                help: "The device to calibrate (identity and range; interactive readings)."
+            ),
             OptionSpec("replay", value: "FILE", help: "Take the device identity and range from a recording instead."),
-            OptionSpec("point", value: "RAW:GRAMS", repeatable: true, help: "A measured point: raw pressure and the grams on the surface. Two or more make a non-interactive calibration."),
-            OptionSpec("reference", value: "MASS", repeatable: true, help: "A reference weight to place (interactive): '2x 5.67g', 'us-quarter', '3x 1-euro', '10g'."),
-            OptionSpec("output", short: "o", value: "FILE", help: "Save the profile here instead of the default location."),
+            OptionSpec(
+                "point",
+                value: "RAW:GRAMS",
+                repeatable: true,
+                help:
+                    "A measured point: raw pressure and the grams on the surface. Two or more make a non-interactive calibration."
+            ),
+            OptionSpec(
+                "reference",
+                value: "MASS",
+                repeatable: true,
+                help: "A reference weight to place (interactive): '2x 5.67g', 'us-quarter', '3x 1-euro', '10g'."
+            ),
+            OptionSpec(
+                "output",
+                short: "o",
+                value: "FILE",
+                help: "Save the profile here instead of the default location."
+            ),
             OptionSpec("no-save", help: "Print the fit but do not save a profile."),
-            OptionSpec("format", short: "f", value: "FORMAT", choices: ["text", "json"], help: "Output format of the fit (default text)."),
+            OptionSpec(
+                "format",
+                short: "f",
+                value: "FORMAT",
+                choices: ["text", "json"],
+                help: "Output format of the fit (default text)."
+            ),
             OptionSpec("min-r2", value: "R2", help: "Refuse fits with R\u{B2} below this (default 0.97)."),
             OptionSpec("quiet", short: "q", help: "Print nothing on stderr except errors."),
         ],
@@ -123,7 +209,11 @@ enum Commands {
         options: [
             OptionSpec("speed", value: "X", help: "Replay X times faster than recorded (default 1)."),
             OptionSpec("fast", help: "Replay as fast as possible."),
-            OptionSpec("save", value: "FILE", help: "Write the bundled recording to FILE (to look at, or to replay) and exit."),
+            OptionSpec(
+                "save",
+                value: "FILE",
+                help: "Write the bundled recording to FILE (to look at, or to replay) and exit."
+            ),
         ] + readingOptions,
         examples: ["plumometer demo", "plumometer demo --fast -f text", "plumometer demo --save demo.evemu"]
     )

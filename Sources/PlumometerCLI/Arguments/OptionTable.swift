@@ -195,7 +195,8 @@ func parse(_ arguments: [String], as spec: CommandSpec) throws(UsageError) -> Pa
             )
         }
         if let choices = option.choices, !choices.contains(value) {
-            var message = "'\(value)' is not a valid value for '--\(option.name)'; choose one of "
+            var message =
+                "'\(value)' is not a valid value for '--\(option.name)'; choose one of "
                 + choices.joined(separator: ", ") + "."
             if let guess = closestMatch(to: value, among: choices) { message += " Did you mean '\(guess)'?" }
             throw UsageError(message: message, command: spec.name)

@@ -5,7 +5,8 @@ extension ParsedArguments {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), number >= minimum, number <= maximum else {
             throw UsageError(
-                message: "'\(text)' is not a valid value for '--\(name)'; expected a whole number from \(minimum) to \(maximum).",
+                message:
+                    "'\(text)' is not a valid value for '--\(name)'; expected a whole number from \(minimum) to \(maximum).",
                 command: command
             )
         }

@@ -9,7 +9,8 @@ import PlumometerRecording
 /// device (or from a recording with `--replay`, which scripts the same flow).
 enum CalibrateCommand {
     static func run(_ arguments: ParsedArguments) throws {
-        let minimumRSquared = try arguments.number("min-r2", command: "calibrate", above: 0, maximum: 1)
+        let minimumRSquared =
+            try arguments.number("min-r2", command: "calibrate", above: 0, maximum: 1)
             ?? CalibrationGrade.acceptableRSquared
         if arguments.has("device") && arguments.has("replay") {
             throw UsageError(message: "Give either --device or --replay, not both.", command: "calibrate")
@@ -17,18 +18,24 @@ enum CalibrateCommand {
         let points = try arguments.all("point").map(parsePoint)
         let references = try arguments.all("reference").map(parseReference)
         if !points.isEmpty && !references.isEmpty {
-            throw UsageError(message: "Give either --point (measured pairs) or --reference (guided), not both.", command: "calibrate")
+            throw UsageError(
+                message: "Give either --point (measured pairs) or --reference (guided), not both.",
+                command: "calibrate"
+            )
         }
         if points.isEmpty && references.isEmpty {
             throw UsageError(
-                message: "Nothing to calibrate with: give two or more --point RAW:GRAMS, or --reference weights to place one by one.",
+                message:
+                    "Nothing to calibrate with: give two or more --point RAW:GRAMS, or --reference weights to place one by one.",
                 command: "calibrate"
             )
         }
         let source = try CalibrationSource(arguments)
         let description = source.description
         guard let range = description.pressureRange else {
-            throw CLIError.runtime("\(description.path) ('\(description.name)') has no pressure axis; it cannot be calibrated.")
+            throw CLIError.runtime(
+                "\(description.path) ('\(description.name)') has no pressure axis; it cannot be calibrated."
+            )
         }
         for point in points where point.pressure < Double(range.minimum) || point.pressure > Double(range.maximum) {
             throw CLIError.runtime(
@@ -40,7 +47,10 @@ enum CalibrateCommand {
         let calibration: Calibration
         do {
             calibration = try Calibration.fit(
-                points: measured, device: description.identity, pressureRange: range, minimumRSquared: minimumRSquared
+                points: measured,
+                device: description.identity,
+                pressureRange: range,
+                minimumRSquared: minimumRSquared
             )
         } catch {
             throw CLIError.runtime("calibration of '\(description.name)' refused: \(error)")
@@ -64,7 +74,8 @@ enum CalibrateCommand {
         // A raw pressure is what the device reports: a whole number (as in the JSON `pressure` field).
         guard let colon = text.firstIndex(of: ":"), let raw = Int32(text[..<colon]) else {
             throw UsageError(
-                message: "'\(text)' is not a point; write RAW:GRAMS with RAW a whole raw pressure, e.g. --point 1830:5.67.",
+                message:
+                    "'\(text)' is not a point; write RAW:GRAMS with RAW a whole raw pressure, e.g. --point 1830:5.67.",
                 command: "calibrate"
             )
         }
@@ -110,9 +121,12 @@ enum CalibrateCommand {
         line += ",\"intercept\":" + NumberText.fixed(calibration.intercept, 4)
         line += ",\"r2\":" + NumberText.fixed(calibration.rSquared, 6)
         line += ",\"grade\":" + JSONText.string(calibration.grade.rawValue)
-        line += ",\"points\":[" + calibration.points.map {
-            "{\"pressure\":" + NumberText.fixed($0.pressure, 2) + ",\"grams\":" + NumberText.fixed($0.grams, 3) + "}"
-        }.joined(separator: ",") + "]"
+        line +=
+            ",\"points\":["
+            + calibration.points.map {
+                "{\"pressure\":" + NumberText.fixed($0.pressure, 2) + ",\"grams\":" + NumberText.fixed($0.grams, 3)
+                    + "}"
+            }.joined(separator: ",") + "]"
         line += ",\"residuals\":[" + calibration.residuals.map { NumberText.fixed($0, 4) }.joined(separator: ",") + "]"
         line += ",\"profile\":" + JSONText.optional(savedPath, JSONText.string) + "}\n"
         return line

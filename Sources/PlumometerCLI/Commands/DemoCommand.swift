@@ -1,3 +1,4 @@
+import PlumometerDemo
 import PlumometerLinux
 import PlumometerRecording
 

@@ -28,11 +28,15 @@ enum ListCommand {
     static func text(_ device: DiscoveredDevice) -> String {
         var lines = ["\(device.node.forTerminal)  \(device.name.forTerminal)"]
         if let identity = device.identity { lines.append("  id:        \(identity.idString)") }
-        if !device.kinds.isEmpty { lines.append("  kind:      " + device.kinds.map(\.rawValue).joined(separator: ", ")) }
+        if !device.kinds.isEmpty {
+            lines.append("  kind:      " + device.kinds.map(\.rawValue).joined(separator: ", "))
+        }
         if let description = device.description {
             if let slots = description.reportedSlots { lines.append("  slots:     \(slots)") }
             if let axis = description.pressureAxis, let range = description.axes[axis] {
-                lines.append("  pressure:  \(axis.name) \(range.minimum)..\(range.maximum), resolution \(range.resolution)")
+                lines.append(
+                    "  pressure:  \(axis.name) \(range.minimum)..\(range.maximum), resolution \(range.resolution)"
+                )
             }
         }
         lines.append("  sensing:   " + device.sensing.rawValue)
@@ -62,10 +66,14 @@ enum ListCommand {
             fields.append("\"pressure\":null")
         }
         fields.append("\"sensing\":" + JSONText.string(device.sensing.rawValue))
-        fields.append("\"force_sensor\":" + JSONText.optional(device.classification?.isForceSensor) { $0 ? "true" : "false" })
+        fields.append(
+            "\"force_sensor\":" + JSONText.optional(device.classification?.isForceSensor) { $0 ? "true" : "false" }
+        )
         fields.append("\"usable\":" + (device.isUsable ? "true" : "false"))
         fields.append("\"verdict\":" + JSONText.string(device.verdict.label))
-        fields.append("\"reason\":" + JSONText.optional(device.verdict.reason ?? device.classification?.reason, JSONText.string))
+        fields.append(
+            "\"reason\":" + JSONText.optional(device.verdict.reason ?? device.classification?.reason, JSONText.string)
+        )
         return "{" + fields.joined(separator: ",") + "}"
     }
 }

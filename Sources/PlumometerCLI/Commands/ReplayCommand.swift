@@ -9,7 +9,11 @@ enum ReplayCommand {
         let path = arguments.positionals[0]
         let settings = try arguments.readingSettings(command: "replay")
         let pacing = try Pacing(arguments, command: "replay")
-        let device = try RecordingFile.device(path, selector: arguments.value("device"), description: arguments.value("desc"))
+        let device = try RecordingFile.device(
+            path,
+            selector: arguments.value("device"),
+            description: arguments.value("desc")
+        )
         try ReplaySession.play(device, settings: settings, pacing: pacing, format: arguments.value("format"))
     }
 }

@@ -10,7 +10,9 @@ enum StreamCommand {
         // take the default action for a SIGTERM: death mid-line.
         let driver = try Driver()
         let (output, live) = OutputChoice.make(
-            format: arguments.value("format"), unit: settings.unit, latestStateWins: true
+            format: arguments.value("format"),
+            unit: settings.unit,
+            latestStateWins: true
         )
         var finished = false
         defer {
@@ -21,7 +23,11 @@ enum StreamCommand {
         let target = DeviceTarget(arguments.value("device"))
         driver.stopWhenOutputCloses()
         let session = StreamSession(
-            target: target, grab: arguments.has("grab"), settings: settings, output: output, driver: driver
+            target: target,
+            grab: arguments.has("grab"),
+            settings: settings,
+            output: output,
+            driver: driver
         )
         if arguments.has("wait") {
             // A background reader started before its device (a Bluetooth trackpad still off at login): wait for it
@@ -142,7 +148,9 @@ final class StreamSession {
         clock = DeviceClock(deviceUsesMonotonic: device.usesMonotonicClock)
         let classification = DeviceClassifier.classify(description)
         if classification.sensing == .contactSize {
-            Diagnostics.note("\(description.name): \(classification.reason) Percentages compare contact sizes, not weights.")
+            Diagnostics.note(
+                "\(description.name): \(classification.reason) Percentages compare contact sizes, not weights."
+            )
         }
         let record = DeviceRecord(
             path: path,

@@ -136,7 +136,8 @@ struct TextFormatter: LineFormatter {
     func header() -> String? { nil }
 
     func device(_ record: DeviceRecord) -> String? {
-        var line = "# " + record.path.forTerminal + ": " + record.description.name.forTerminal + " ["
+        var line =
+            "# " + record.path.forTerminal + ": " + record.description.name.forTerminal + " ["
             + record.description.identity.idString + "]"
         if let range = record.description.pressureRange, let axis = record.description.pressureAxis {
             line += ", \(axis.name) \(range.minimum)..\(range.maximum)"

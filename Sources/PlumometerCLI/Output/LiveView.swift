@@ -22,7 +22,12 @@ final class LiveView: ReadingOutput {
     /// The minimum time between two redraws: 30 per second at most.
     static let redrawInterval: Int64 = 33_333
 
-    init(sink: FileDescriptorWriter, colour: Bool, unit: WeightUnit, terminalSize: @escaping () -> (columns: Int, rows: Int)) {
+    init(
+        sink: FileDescriptorWriter,
+        colour: Bool,
+        unit: WeightUnit,
+        terminalSize: @escaping () -> (columns: Int, rows: Int)
+    ) {
         self.sink = sink
         self.colour = colour
         self.unit = unit
@@ -108,7 +113,12 @@ final class LiveView: ReadingOutput {
         // Every line is cut to the width less one column, so the terminal never wraps and redraws stay in place.
         let fit = { (text: String) -> String in String(text.prefix(width - 1)) }
         if let record {
-            lines.append(style("1", "plumometer") + String(("  " + record.description.name.forTerminal + "  " + record.path.forTerminal).prefix(width - 11)))
+            lines.append(
+                style("1", "plumometer")
+                    + String(
+                        ("  " + record.description.name.forTerminal + "  " + record.path.forTerminal).prefix(width - 11)
+                    )
+            )
             var detail = record.classification.reason
             switch record.gramsSource {
             case .none: break
@@ -136,7 +146,8 @@ final class LiveView: ReadingOutput {
                 shown = shown.filter { kept.contains($0.id) }
             }
             // One bar width for every line, so bars compare: what the widest text of any line leaves.
-            let widestTail = shown.map { Self.tail(of: $0, unit: unit, colour: colour).reduce(0) { $0 + $1.text.count } }.max() ?? 0
+            let widestTail =
+                shown.map { Self.tail(of: $0, unit: unit, colour: colour).reduce(0) { $0 + $1.text.count } }.max() ?? 0
             var barWidth = min(60, width - 1 - 7 - widestTail)
             if barWidth < 4 { barWidth = 0 }
             for contact in shown {
@@ -146,7 +157,9 @@ final class LiveView: ReadingOutput {
                 lines.append(fit("  ... and \(latest.contacts.count - shown.count) more (lighter) contacts"))
             }
         } else {
-            lines.append(fit("  Nothing on the surface. Place objects; only conductive ones (fingers, coins, fruit) register."))
+            lines.append(
+                fit("  Nothing on the surface. Place objects; only conductive ones (fingers, coins, fruit) register.")
+            )
         }
         lines.append("")
         var statusLine = ""
@@ -186,7 +199,8 @@ final class LiveView: ReadingOutput {
         var remaining = width - line.count
         if barWidth > 0 {
             let filled = Int((max(0, min(1, contact.force / barScale)) * Double(barWidth)).rounded())
-            let bar = String(repeating: "\u{2588}", count: filled) + String(repeating: "\u{2591}", count: barWidth - filled)
+            let bar =
+                String(repeating: "\u{2588}", count: filled) + String(repeating: "\u{2591}", count: barWidth - filled)
             line += contact.heaviest ? style("33", bar) : bar
             remaining -= barWidth
         }

@@ -7,7 +7,9 @@ enum OutputChoice {
     /// With `latestStateWins` (live devices), line formats are written from a thread of their own so a slow
     /// consumer never stalls reading; a replay instead waits for its consumer and loses nothing.
     static func make(
-        format: String?, unit: WeightUnit, latestStateWins: Bool = false
+        format: String?,
+        unit: WeightUnit,
+        latestStateWins: Bool = false
     ) -> (output: any ReadingOutput, live: LiveView?) {
         let sink = FileDescriptorWriter.standardOutput()
         let lineSink: any LineSink = latestStateWins ? LatestStateWriter(sink: sink) : sink

@@ -103,7 +103,9 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
         reportSkipped(skippedNow, force: true)
         if let failure { throw failure }
         if unwritten > 0 {
-            Diagnostics.note("standard output did not take the last \(unwritten) record(s) within \(NumberText.fixed(timeout, 0)) s; stopping without them")
+            Diagnostics.note(
+                "standard output did not take the last \(unwritten) record(s) within \(NumberText.fixed(timeout, 0)) s; stopping without them"
+            )
         }
     }
 
@@ -113,7 +115,9 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
         guard force || now.microseconds - lastReport.microseconds >= Self.reportInterval else { return }
         lastReport = now
         reportedSkipped = count
-        Diagnostics.note("standard output is slow: \(count) frame(s) skipped so far; the latest state is always written")
+        Diagnostics.note(
+            "standard output is slow: \(count) frame(s) skipped so far; the latest state is always written"
+        )
     }
 
     /// The writer thread: takes everything queued, writes it, repeats until told to stop and the queue is empty.

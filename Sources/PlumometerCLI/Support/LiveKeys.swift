@@ -6,7 +6,9 @@ enum LiveKeys {
     /// With a live view: redraws it on SIGWINCH, puts stdin in raw mode and watches it in `driver`. Returns the
     /// keyboard to restore, or nil without a live view or when stdin is not a terminal.
     static func attach(
-        _ view: LiveView?, to driver: Driver, pipeline: @escaping () -> ReadingPipeline?
+        _ view: LiveView?,
+        to driver: Driver,
+        pipeline: @escaping () -> ReadingPipeline?
     ) -> RawKeyboard? {
         guard let view else { return nil }
         driver.onResize = { view.resized() }

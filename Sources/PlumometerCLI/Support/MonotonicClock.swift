@@ -1,5 +1,5 @@
-import PlumometerLinux
 import PlumometerCore
+import PlumometerLinux
 
 /// `CLOCK_MONOTONIC`, the clock evdev devices stamp events with once asked to.
 enum MonotonicClock {

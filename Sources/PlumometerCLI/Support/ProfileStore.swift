@@ -40,18 +40,23 @@ enum ProfileStore {
     /// - Throws: ``CLIError`` naming the file when it cannot be read or is not a profile.
     static func load(path: String) throws -> Calibration {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError.runtime("cannot read profile \(path): no such file or not readable. Check the path, or run 'plumometer calibrate' to make one.")
+            throw CLIError.runtime(
+                "cannot read profile \(path): no such file or not readable. Check the path, or run 'plumometer calibrate' to make one."
+            )
         }
         do {
             return try JSONDecoder().decode(Calibration.self, from: data)
         } catch {
-            throw CLIError.runtime("\(path) is not a plumometer calibration profile (\(describe(error))). Make a new one with 'plumometer calibrate'.")
+            throw CLIError.runtime(
+                "\(path) is not a plumometer calibration profile (\(describe(error))). Make a new one with 'plumometer calibrate'."
+            )
         }
     }
 
     /// The calibration for a device: `--profile FILE` if given (refused when it belongs to another device),
     /// else the saved profile for the device's identity, else nil.
-    static func calibration(for description: DeviceDescription, explicitPath: String?) throws -> (Calibration, String)? {
+    static func calibration(for description: DeviceDescription, explicitPath: String?) throws -> (Calibration, String)?
+    {
         let range = description.pressureRange ?? AxisInfo(minimum: 0, maximum: 0)
         if let explicitPath {
             let calibration = try load(path: explicitPath)
@@ -94,7 +99,9 @@ enum ProfileStore {
             let data = try encoder.encode(calibration)
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CLIError.runtime("cannot save profile to \(path): \(describe(error)). Choose another place with --output.")
+            throw CLIError.runtime(
+                "cannot save profile to \(path): \(describe(error)). Choose another place with --output."
+            )
         }
     }
 

@@ -113,7 +113,8 @@ final class ReadingPipeline: FrameConsumer {
 
     /// When a contact still settling becomes stable, or a reading held back by `--interval` is due.
     var nextDeadline: EventTime? {
-        let flush = pending != nil ? lastWritten.map { EventTime(microseconds: $0.microseconds + settings.interval) } : nil
+        let flush =
+            pending != nil ? lastWritten.map { EventTime(microseconds: $0.microseconds + settings.interval) } : nil
         switch (tracker.nextStabilityDeadline, flush) {
         case (let stability?, let flush?): return Swift.min(stability, flush)
         case (let stability?, nil): return stability
@@ -140,7 +141,9 @@ final class ReadingPipeline: FrameConsumer {
     }
 
     private func emit(_ reading: Reading) throws {
-        if settings.interval > 0, let lastWritten, reading.time.microseconds - lastWritten.microseconds < settings.interval {
+        if settings.interval > 0, let lastWritten,
+            reading.time.microseconds - lastWritten.microseconds < settings.interval
+        {
             pending = reading
             return
         }

@@ -48,7 +48,8 @@ public enum DeviceClassifier {
         if range.resolution > 0 {
             return DeviceClassification(
                 sensing: .forceWithUnits,
-                reason: "\(axis.name) has a resolution of \(range.resolution) unit\(range.resolution == 1 ? "" : "s") per gram, so this "
+                reason:
+                    "\(axis.name) has a resolution of \(range.resolution) unit\(range.resolution == 1 ? "" : "s") per gram, so this "
                     + "\(noun(for: device)) measures force in known units and reads grams without calibration.",
                 pressureAxis: axis
             )

@@ -382,8 +382,13 @@ public struct ContactDecoder: Sendable {
                 let values = slot.values
                 result.append(
                     ContactSample(
-                        id: Int(slot.trackingID), slot: index, x: values.x, y: values.y, pressure: values.pressure,
-                        touchMajor: values.touchMajor, touchMinor: values.touchMinor
+                        id: Int(slot.trackingID),
+                        slot: index,
+                        x: values.x,
+                        y: values.y,
+                        pressure: values.pressure,
+                        touchMajor: values.touchMajor,
+                        touchMinor: values.touchMinor
                     )
                 )
             }

@@ -31,8 +31,20 @@ public struct ContactReading: Hashable, Sendable {
 
     /// Creates a reading; the tracker makes these, tests and other front ends may too.
     public init(
-        id: Int, slot: Int?, x: Int32?, y: Int32?, pressure: Int32, force: Double, percent: Double,
-        ratio: Double, share: Double, rank: Int, heaviest: Bool, stable: Bool, saturated: Bool, grams: Double?
+        id: Int,
+        slot: Int?,
+        x: Int32?,
+        y: Int32?,
+        pressure: Int32,
+        force: Double,
+        percent: Double,
+        ratio: Double,
+        share: Double,
+        rank: Int,
+        heaviest: Bool,
+        stable: Bool,
+        saturated: Bool,
+        grams: Double?
     ) {
         self.id = id
         self.slot = slot
