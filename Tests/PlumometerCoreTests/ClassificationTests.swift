@@ -178,6 +178,184 @@ struct ClassificationTests {
         #expect(grams.rank < force.rank)
         #expect(force.rank < size.rank)
         #expect(size.rank < none.rank)
-        #expect(PressureSensing.allCases.map(\.rawValue) == ["force-grams", "force", "contact-size", "none"])
+        let bogus = DeviceClassifier.classify(Sample.multitouch(pressure: AxisInfo(minimum: 0, maximum: 0)))
+        #expect(size.rank < bogus.rank)
+        #expect(bogus.rank < none.rank)
+        #expect(
+            PressureSensing.allCases.map(\.rawValue) == ["force-grams", "force", "contact-size", "bogus", "none"]
+        )
+    }
+}
+
+/// The classification fixes of the probe issue: bogus ranges, pens by BTN_STYLUS, semi-MT, fake multitouch and
+/// the static findings.
+@Suite("Device classification: static findings")
+struct StaticFindingTests {
+    static func pen(keys: [KeyCode], pressure: AxisInfo = AxisInfo(minimum: 0, maximum: 8191)) -> DeviceDescription {
+        DeviceDescription(
+            path: "/dev/input/event14",
+            identity: DeviceIdentity(bus: 3, vendor: 0x256c, product: 0x006d, version: 0x111, name: "HUION Pen"),
+            properties: [.direct],
+            codes: [.key: Set(keys.map(\.rawValue))],
+            axes: [
+                .x: AxisInfo(minimum: 0, maximum: 50800, resolution: 200),
+                .y: AxisInfo(minimum: 0, maximum: 31750, resolution: 200),
+                .pressure: pressure,
+            ]
+        )
+    }
+
+    @Test func anEmptyPressureRangeIsBogus() {
+        // A Goodix pad declared ABS_MT_PRESSURE 0..0.
+        let result = DeviceClassifier.classify(Sample.multitouch(pressure: AxisInfo(minimum: 0, maximum: 0)))
+        #expect(result.sensing == .bogus)
+        #expect(result.sensing.rawValue == "bogus")
+        #expect(!result.isUsable)
+        #expect(result.isForceSensor == nil)
+        #expect(result.pressureAxis == .mtPressure)
+        #expect(result.findingCodes.contains(.emptyRange))
+        #expect(result.reason.contains("0..0"))
+        #expect(result.reason.contains("Report the device"))
+    }
+
+    @Test func anInvertedPressureRangeIsBogus() {
+        let result = DeviceClassifier.classify(Sample.multitouch(pressure: AxisInfo(minimum: 255, maximum: 0)))
+        #expect(result.sensing == .bogus)
+        #expect(result.findingCodes.contains(.invertedRange))
+        #expect(result.reason.contains("inverted"))
+    }
+
+    @Test func aPressureRangeCopiedFromAPositionAxisIsBogus() {
+        // The PixArt pad: ABS_MT_PRESSURE 0..1983, the range of its Y axis; a resolution on it changes nothing.
+        var device = Sample.multitouch(pressure: AxisInfo(minimum: 0, maximum: 1983, resolution: 0))
+        device.axes[.y] = AxisInfo(minimum: 0, maximum: 1983, resolution: 20)
+        device.axes[.mtPositionY] = AxisInfo(minimum: 0, maximum: 1983, resolution: 20)
+        let result = DeviceClassifier.classify(device)
+        #expect(result.sensing == .bogus)
+        #expect(result.findingCodes == [.copiedRange])
+        #expect(result.reason.contains("ABS_Y"))
+        #expect(result.findings[0].finding == "ABS_MT_PRESSURE declares 0..1983, exactly ABS_Y's range")
+    }
+
+    @Test func aNaturalFullScaleSharedWithAPositionAxisIsNotCopied() {
+        // 0..255 is an 8-bit sensor's full scale: a touchscreen may use it for position and pressure alike.
+        var device = Sample.multitouch(pressure: AxisInfo(minimum: 0, maximum: 255))
+        device.axes[.mtPositionX] = AxisInfo(minimum: 0, maximum: 255)
+        let result = DeviceClassifier.classify(device)
+        #expect(result.sensing == .contactSize)
+        #expect(!result.findingCodes.contains(.copiedRange))
+    }
+
+    @Test func aPenWithOnlyBTNStylusIsAPen() {
+        // Some UC-Logic and Huion tablets have no BTN_TOOL_PEN; udev's input_id calls them tablets by BTN_STYLUS.
+        let result = DeviceClassifier.classify(Self.pen(keys: [.btnTouch, .btnStylus]))
+        #expect(result.sensing == .force)
+        #expect(result.pressureAxis == .pressure)
+        #expect(result.findingCodes == [.pen])
+        #expect(result.findings[0].finding.contains("BTN_STYLUS without BTN_TOOL_PEN"))
+        var withoutPressure = Self.pen(keys: [.btnStylus])
+        withoutPressure.axes[.pressure] = nil
+        #expect(DeviceClassifier.classify(withoutPressure).reason.hasPrefix("Pen tablet reports no pressure axis"))
+    }
+
+    @Test func aPenWithBTNToolPenIsStillAPen() {
+        let result = DeviceClassifier.classify(Self.pen(keys: [.btnToolPen, .btnTouch]))
+        #expect(result.sensing == .force)
+        #expect(result.findings.first?.finding.contains("BTN_TOOL_PEN") == true)
+    }
+
+    @Test func aTouchscreenWithoutStylusIsNotAPen() {
+        let result = DeviceClassifier.classify(Self.pen(keys: [.btnTouch]))
+        #expect(result.sensing == .contactSize)
+        #expect(result.findingCodes == [.presumedContactSize])
+    }
+
+    @Test func semiMultitouchIsFlaggedAndKeepsItsSensing() {
+        // The Cypress trackpad of the public fixtures: BUTTONPAD, SEMI_MT, pressure 0..255.
+        let result = DeviceClassifier.classify(Sample.multitouch(properties: [.buttonpad, .semiMT]))
+        #expect(result.semiMultitouch)
+        #expect(result.sensing == .contactSize)
+        #expect(result.findingCodes.first == .semiMultitouch)
+        #expect(!DeviceClassifier.classify(Sample.multitouch()).semiMultitouch)
+    }
+
+    @Test func aSemiMultitouchFrameIsOneContact() {
+        let frame = ContactFrame(
+            time: EventTime(microseconds: 5),
+            contacts: [
+                ContactSample(id: 3, slot: 0, x: 1000, y: 400, pressure: 40),
+                ContactSample(id: 4, slot: 1, x: 2000, y: 800, pressure: 52),
+            ]
+        )
+        let merged = frame.mergingBoundingBox()
+        #expect(merged.contacts == [ContactSample(id: 3, slot: 0, x: 1500, y: 600, pressure: 52)])
+        #expect(merged.time == frame.time)
+        let single = ContactFrame(time: .zero, contacts: [ContactSample(id: 1, pressure: 9)])
+        #expect(single.mergingBoundingBox() == single)
+    }
+
+    @Test func fakeMultitouchIsNotMultitouch() {
+        // A device that claims every absolute axis sets 0x2e (ABS_MT_SLOT - 1): libevdev's fake multitouch.
+        var axes: [AbsoluteAxis: AxisInfo] = [:]
+        for code in UInt16(0)...0x3d { axes[AbsoluteAxis(rawValue: code)] = AxisInfo(minimum: 0, maximum: 1023) }
+        axes[.pressure] = AxisInfo(minimum: 0, maximum: 511)
+        let device = DeviceDescription(
+            path: "/dev/input/event4",
+            identity: DeviceIdentity(bus: 3, vendor: 0x1234, product: 0x5678, version: 1, name: "Claims All Axes"),
+            codes: [.key: [KeyCode.btnTouch.rawValue]],
+            axes: axes
+        )
+        #expect(device.hasFakeMultitouch)
+        #expect(device.slotCount == nil)
+        #expect(device.contactProtocol == .singleTouch)
+        #expect(device.pressureAxis == .pressure)
+        let result = DeviceClassifier.classify(device)
+        #expect(result.pressureAxis == .pressure)
+        #expect(result.findingCodes.first == .fakeMultitouch)
+        // Single touch: no "no touch major" finding for axes that are not multitouch.
+        #expect(!result.findingCodes.contains(.noTouchMajor))
+        #expect(!Sample.multitouch().hasFakeMultitouch)
+    }
+
+    @Test func aFakeMultitouchDeviceWithOnlyMTPressureHasNoPressureAxis() {
+        var device = Sample.multitouch(pressure: nil)
+        device.axes[.mtPressure] = AxisInfo(minimum: 0, maximum: 255)
+        device.axes[AbsoluteAxis(rawValue: 0x2e)] = AxisInfo(minimum: 0, maximum: 1)
+        device.codes[.abs, default: []].formUnion([0x2e, AbsoluteAxis.mtPressure.rawValue])
+        let result = DeviceClassifier.classify(device)
+        #expect(result.sensing == .none)
+        #expect(result.findingCodes == [.fakeMultitouch, .noPressureAxis])
+    }
+
+    @Test func aMissingTouchMajorIsNoted() {
+        let result = DeviceClassifier.classify(Sample.multitouch())
+        #expect(result.findingCodes == [.noTouchMajor, .presumedContactSize])
+        var withMajor = Sample.multitouch()
+        withMajor.axes[.mtTouchMajor] = AxisInfo(minimum: 0, maximum: 30)
+        #expect(DeviceClassifier.classify(withMajor).findingCodes == [.presumedContactSize])
+    }
+
+    @Test func legacyPressureOnAMultitouchDeviceIsNoted() {
+        var device = Sample.multitouch(pressure: nil)
+        device.axes[.pressure] = AxisInfo(minimum: 0, maximum: 255)
+        let result = DeviceClassifier.classify(device)
+        #expect(result.pressureAxis == .pressure)
+        #expect(result.findingCodes.contains(.legacyPressureOnly))
+    }
+
+    @Test func everyVerdictLeavesItsDecidingFinding() {
+        let grams = DeviceClassifier.classify(
+            Sample.multitouch(pressure: AxisInfo(minimum: 0, maximum: 4000, resolution: 10))
+        )
+        #expect(grams.findingCodes.last == .pressureResolution)
+        let pad = DeviceClassifier.classify(Sample.multitouch(properties: [.pointer, .buttonpad, .pressurepad]))
+        #expect(pad.findingCodes.last == .pressurePad)
+        let magic = DeviceClassifier.classify(Sample.multitouch(vendor: 0x05ac, product: 0x0265))
+        #expect(magic.findingCodes.last == .knownForceSensor)
+        let none = DeviceClassifier.classify(Sample.multitouch(pressure: nil))
+        #expect(none.findingCodes == [.noPressureAxis])
+        for result in [grams, pad, magic, none] {
+            #expect(result.findings.allSatisfy { !$0.finding.isEmpty && !$0.implication.isEmpty })
+        }
     }
 }

@@ -1,14 +1,24 @@
 /// Decides from a device's description alone whether its pressure axis measures force or contact size.
 ///
 /// The kernel has no flag that says "this pressure is force". The rules, in order:
-/// 1. No `ABS_MT_PRESSURE` and no `ABS_PRESSURE`: nothing to weigh with (`none`).
-/// 2. A pressure axis with a resolution > 0: the kernel documents the resolution of a pressure axis as units per
+/// 1. No `ABS_MT_PRESSURE` and no `ABS_PRESSURE` (a fake multitouch device's `ABS_MT_PRESSURE` does not count):
+///    nothing to weigh with (`none`).
+/// 2. A pressure range that cannot carry a value: empty (a Goodix pad declared 0..0), inverted, or copied from a
+///    position axis (a PixArt pad declared 0..1983, its Y range, and read 0 under a finger) (`bogus`).
+/// 3. A pressure axis with a resolution > 0: the kernel documents the resolution of a pressure axis as units per
 ///    gram, so only a real force sensor can report one (`force-grams`).
-/// 3. `INPUT_PROP_PRESSUREPAD` (0x07, kernel 6.4+): a touchpad whose click is a force sensor (`force`).
-/// 4. Devices known to measure force: the Magic Trackpad 2 and Apple's internal Force Touch trackpads (`force`).
-/// 5. Pens (`BTN_TOOL_PEN` with `ABS_PRESSURE`): a pen tablet reports the tip's force, one contact at a time.
-/// 6. Anything else with a pressure axis (most touchpads and touchscreens): the value grows with the finger's
+/// 4. `INPUT_PROP_PRESSUREPAD` (0x07, kernel 6.4+): a touchpad whose click is a force sensor (`force`).
+/// 5. Devices known to measure force: the Magic Trackpad 2 and Apple's internal Force Touch trackpads (`force`).
+/// 6. Pens (`BTN_TOOL_PEN` or `BTN_STYLUS`, as udev's input_id decides, with `ABS_PRESSURE`): a pen tablet
+///    reports the tip's force, one contact at a time (`force`). Some UC-Logic and Huion tablets have no
+///    `BTN_TOOL_PEN`.
+/// 7. Anything else with a pressure axis (most touchpads and touchscreens): the value grows with the finger's
 ///    contact area, which says little about weight (`contact-size`).
+///
+/// Every rule that looked leaves a ``StaticFinding`` with its implication; `INPUT_PROP_SEMI_MT`, fake
+/// multitouch, a missing `ABS_MT_TOUCH_MAJOR` and legacy-only pressure are findings that change no verdict.
+/// `plumometer probe` checks the verdict on the live device: the description cannot tell a pad that puts contact
+/// size into its pressure axis from a force sensor.
 public enum DeviceClassifier {
     /// Apple's USB vendor id; the Magic Trackpad 2 uses it over USB, and Apple's internal trackpads use it too.
     static let appleUSBVendor: UInt16 = 0x05ac
@@ -36,70 +46,145 @@ public enum DeviceClassifier {
     /// Classifies `device`.
     ///
     /// - Parameter device: The description read from the device or a recording.
-    /// - Returns: The kind of pressure sensing, with a reason sentence for the user.
+    /// - Returns: The kind of pressure sensing, with a reason sentence for the user and every finding.
     public static func classify(_ device: DeviceDescription) -> DeviceClassification {
-        guard let axis = device.pressureAxis, let range = device.axes[axis] else {
-            return DeviceClassification(
-                sensing: .none,
-                reason: "\(noun(for: device).capitalizedFirst) reports no pressure axis (neither ABS_MT_PRESSURE "
-                    + "nor ABS_PRESSURE), so there is nothing to weigh with."
+        var findings = structuralFindings(device)
+        let semiMT = device.properties.contains(.semiMT)
+        func verdict(_ sensing: PressureSensing, _ reason: String, _ axis: AbsoluteAxis?) -> DeviceClassification {
+            DeviceClassification(
+                sensing: sensing,
+                reason: reason,
+                pressureAxis: axis,
+                findings: findings,
+                semiMultitouch: semiMT
             )
         }
+        guard let axis = device.pressureAxis, let range = device.axes[axis] else {
+            findings.append(
+                StaticFinding(
+                    code: .noPressureAxis,
+                    finding: "neither ABS_MT_PRESSURE nor ABS_PRESSURE is declared",
+                    implication: "nothing to weigh with"
+                )
+            )
+            return verdict(
+                .none,
+                "\(noun(for: device).capitalizedFirst) reports no pressure axis (neither ABS_MT_PRESSURE "
+                    + "nor ABS_PRESSURE), so there is nothing to weigh with.",
+                nil
+            )
+        }
+        if let bogus = rangeFinding(device, axis: axis, range: range) {
+            findings.append(bogus.finding)
+            return verdict(.bogus, bogus.reason, axis)
+        }
+        findings += pressureFindings(device, axis: axis)
         if range.resolution > 0 {
-            return DeviceClassification(
-                sensing: .forceWithUnits,
-                reason:
-                    "\(axis.name) has a resolution of \(range.resolution) unit\(range.resolution == 1 ? "" : "s") per gram, so this "
-                    + "\(noun(for: device)) measures force in known units and reads grams without calibration.",
-                pressureAxis: axis
+            findings.append(
+                StaticFinding(
+                    code: .pressureResolution,
+                    finding: "\(axis.name) has a resolution of \(range.resolution) per gram",
+                    implication: "force in known units: grams without calibration"
+                )
+            )
+            return verdict(
+                .forceWithUnits,
+                "\(axis.name) has a resolution of \(range.resolution) unit\(range.resolution == 1 ? "" : "s") per "
+                    + "gram, so this \(noun(for: device)) measures force in known units and reads grams without "
+                    + "calibration.",
+                axis
             )
         }
         if device.properties.contains(.pressurepad) {
-            return DeviceClassification(
-                sensing: .force,
-                reason: "The kernel marks this touchpad INPUT_PROP_PRESSUREPAD: \(axis.name) comes from a force "
+            findings.append(
+                StaticFinding(
+                    code: .pressurePad,
+                    finding: "the kernel marks it INPUT_PROP_PRESSUREPAD",
+                    implication: "a force sensor without a scale: calibrate for grams"
+                )
+            )
+            return verdict(
+                .force,
+                "The kernel marks this touchpad INPUT_PROP_PRESSUREPAD: \(axis.name) comes from a force "
                     + "sensor, in units without a scale, so grams need a calibration.",
-                pressureAxis: axis
+                axis
             )
         }
+        if let known = knownForceSensor(device, axis: axis) {
+            findings.append(
+                StaticFinding(
+                    code: .knownForceSensor,
+                    finding: known.name,
+                    implication: "a force sensor without a scale: calibrate for grams"
+                )
+            )
+            return verdict(.force, known.reason, axis)
+        }
+        if isPen(device), device.hasAxis(.pressure) {
+            let tool = device.hasKey(.btnToolPen) ? "BTN_TOOL_PEN" : "BTN_STYLUS without BTN_TOOL_PEN"
+            findings.append(
+                StaticFinding(
+                    code: .pen,
+                    finding: "a pen (\(tool)) with ABS_PRESSURE",
+                    implication: "ABS_PRESSURE is the tip's force, one object at a time: calibrate for grams"
+                )
+            )
+            return verdict(
+                .force,
+                "A pen reports the force on its tip in ABS_PRESSURE; it weighs one object at a time, "
+                    + "in units without a scale, so grams need a calibration.",
+                .pressure
+            )
+        }
+        findings.append(
+            StaticFinding(
+                code: .presumedContactSize,
+                finding: "no rule says \(axis.name) is force",
+                implication: "it most likely grows with contact area: relative readings only; "
+                    + "`plumometer probe` tells for sure"
+            )
+        )
+        return verdict(
+            .contactSize,
+            "\(axis.name) on this \(noun(for: device)) tracks finger contact area, not force: heavier objects "
+                + "read higher only when they also flatten a larger area.",
+            axis
+        )
+    }
+
+    /// The Magic Trackpad 2 and Apple's internal Force Touch trackpads: a name for the finding and a reason.
+    static func knownForceSensor(
+        _ device: DeviceDescription,
+        axis: AbsoluteAxis
+    ) -> (name: String, reason: String)? {
         let identity = device.identity
         if magicTrackpad2Products.contains(identity.product),
             identity.vendor == appleUSBVendor || identity.vendor == appleBluetoothVendor
         {
-            return DeviceClassification(
-                sensing: .force,
-                reason: "A Magic Trackpad 2 senses force under the glass: \(axis.name) is proportional to force, "
-                    + "in units without a scale, so grams need a calibration.",
-                pressureAxis: axis
+            return (
+                "a Magic Trackpad 2",
+                "A Magic Trackpad 2 senses force under the glass: \(axis.name) is proportional to force, "
+                    + "in units without a scale, so grams need a calibration."
             )
         }
         if identity.vendor == appleUSBVendor, appleInternalBuses.contains(identity.bus), axis == .mtPressure {
-            return DeviceClassification(
-                sensing: .force,
-                reason: "Apple's internal Force Touch trackpads sense force: ABS_MT_PRESSURE is proportional to "
-                    + "force, in units without a scale, so grams need a calibration.",
-                pressureAxis: axis
+            return (
+                "an Apple Force Touch trackpad",
+                "Apple's internal Force Touch trackpads sense force: ABS_MT_PRESSURE is proportional to "
+                    + "force, in units without a scale, so grams need a calibration."
             )
         }
-        if device.hasKey(.btnToolPen), device.hasAxis(.pressure) {
-            return DeviceClassification(
-                sensing: .force,
-                reason: "A pen reports the force on its tip in ABS_PRESSURE; it weighs one object at a time, "
-                    + "in units without a scale, so grams need a calibration.",
-                pressureAxis: .pressure
-            )
-        }
-        return DeviceClassification(
-            sensing: .contactSize,
-            reason: "\(axis.name) on this \(noun(for: device)) tracks finger contact area, not force: heavier objects "
-                + "read higher only when they also flatten a larger area.",
-            pressureAxis: axis
-        )
+        return nil
+    }
+
+    /// A pen as udev's input_id decides: `BTN_STYLUS` or `BTN_TOOL_PEN`.
+    static func isPen(_ device: DeviceDescription) -> Bool {
+        device.hasKey(.btnToolPen) || device.hasKey(.btnStylus)
     }
 
     /// What to call the device in a sentence: touchscreens are direct, pens have a pen tool, the rest are pads.
     static func noun(for device: DeviceDescription) -> String {
-        if device.hasKey(.btnToolPen) { return "pen tablet" }
+        if isPen(device) { return "pen tablet" }
         if device.properties.contains(.direct) { return "touchscreen" }
         if device.hasKey(.btnToolFinger) || device.properties.contains(.pointer)
             || device.properties.contains(.buttonpad)

@@ -109,22 +109,30 @@ public struct DeviceDescription: Hashable, Sendable {
     /// Whether the device supports the key or button `key`.
     public func hasKey(_ key: KeyCode) -> Bool { supports(.key, code: key.rawValue) }
 
-    /// The number of multitouch slots (`ABS_MT_SLOT` maximum + 1), or nil for devices without slots.
+    /// Whether the device is libevdev's "fake multitouch": it sets the `ABS_MT_SLOT - 1` bit (0x2e), which no real
+    /// axis uses, as devices that claim every absolute axis do (some keyboards, joysticks and tablets). Their
+    /// `ABS_MT_*` codes are not multitouch axes; libevdev and udev's input_id ignore them, and so do we.
+    public var hasFakeMultitouch: Bool { supports(.abs, code: AbsoluteAxis.mtSlot.rawValue - 1) }
+
+    /// The number of multitouch slots (`ABS_MT_SLOT` maximum + 1), or nil for devices without slots (and for fake
+    /// multitouch devices).
     public var slotCount: Int? {
-        guard let slot = axes[.mtSlot], slot.maximum >= slot.minimum else { return nil }
+        guard !hasFakeMultitouch, let slot = axes[.mtSlot], slot.maximum >= slot.minimum else { return nil }
         return Int(slot.maximum) - Int(slot.minimum) + 1
     }
 
     /// How the device reports contacts.
     public var contactProtocol: ContactProtocol {
+        if hasFakeMultitouch { return .singleTouch }
         if slotCount != nil { return .multitouchSlots }
         if axes.keys.contains(where: { $0.isMultitouch }) { return .multitouchAnonymous }
         return .singleTouch
     }
 
-    /// The axis that carries per-contact pressure: `ABS_MT_PRESSURE` if present, else `ABS_PRESSURE`.
+    /// The axis that carries per-contact pressure: `ABS_MT_PRESSURE` if present (and real: not on a fake
+    /// multitouch device), else `ABS_PRESSURE`.
     public var pressureAxis: AbsoluteAxis? {
-        if axes[.mtPressure] != nil { return .mtPressure }
+        if axes[.mtPressure] != nil, !hasFakeMultitouch { return .mtPressure }
         if axes[.pressure] != nil { return .pressure }
         return nil
     }
