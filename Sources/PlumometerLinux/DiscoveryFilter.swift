@@ -47,15 +47,20 @@ public enum DiscoveryPrefilter: Hashable, Sendable {
 
     /// Decides from the node's udev properties and its parent's capability bits.
     ///
-    /// Keyboards are excluded first and unconditionally: a node that is also a keyboard could deliver keystrokes,
-    /// and plumometer never opens one (the udev rule never grants one either).
+    /// Keyboards are excluded first and unconditionally (``OpenGuard``: udev's tag or the typewriter keys in the
+    /// capability bits): a node that is also a keyboard could deliver keystrokes, and plumometer never opens one
+    /// (the udev rule never grants one either). A fake multitouch device's `ABS_MT_PRESSURE` bit does not count
+    /// as a pressure axis.
     public static func evaluate(_ node: UdevInputNode) -> DiscoveryPrefilter {
         let kinds = InputKind.kinds(in: node.properties)
-        if kinds.contains(.keyboard) {
-            return .skipped(reason: "a keyboard (ID_INPUT_KEYBOARD): plumometer never opens keyboards")
+        if let evidence = OpenGuard.keyboardEvidence(node) {
+            return .skipped(reason: "a keyboard (\(evidence)): plumometer never opens keyboards")
         }
         let bits = node.absCapabilities.flatMap { capabilityBits($0) }
-        let hasPressure = bits.map { $0.contains(absPressureBit) || $0.contains(absMTPressureBit) }
+        let hasPressure = bits.map { bits in
+            let fakeMultitouch = bits.contains(Int(AbsoluteAxis.mtSlot.rawValue) - 1)
+            return bits.contains(absPressureBit) || (!fakeMultitouch && bits.contains(absMTPressureBit))
+        }
         let touch = kinds.filter { InputKind.touchKinds.contains($0) }
         if let kind = touch.first {
             if hasPressure == false {

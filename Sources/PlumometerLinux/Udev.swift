@@ -54,6 +54,15 @@ final class UdevContext {
         defer { udev_device_unref(device) }
         return UdevInputNode(device: device)
     }
+
+    /// Reads the input node named `sysname` (`eventN`), or nil when sysfs has no such input device.
+    ///
+    /// The corresponding C function is `udev_device_new_from_subsystem_sysname`.
+    func inputNode(sysname: String) -> UdevInputNode? {
+        guard let device = udev_device_new_from_subsystem_sysname(handle, "input", sysname) else { return nil }
+        defer { udev_device_unref(device) }
+        return UdevInputNode(device: device)
+    }
 }
 
 /// What udev knows about one `/dev/input/event*` node and its parent `inputN` device, read without opening it.
@@ -72,6 +81,10 @@ public struct UdevInputNode: Sendable, Hashable {
     public var absCapabilities: String?
     /// The parent's `name` sysfs attribute, falling back on its `NAME` property without quotes.
     public var name: String?
+    /// The parent's `capabilities/key` sysfs attribute, falling back on its `KEY` property.
+    public var keyCapabilities: String?
+    /// The parent's `capabilities/ev` sysfs attribute, falling back on its `EV` property.
+    public var eventCapabilities: String?
 
     public init(
         syspath: String,
@@ -80,7 +93,9 @@ public struct UdevInputNode: Sendable, Hashable {
         properties: [String: String],
         parentProperties: [String: String] = [:],
         absCapabilities: String? = nil,
-        name: String? = nil
+        name: String? = nil,
+        keyCapabilities: String? = nil,
+        eventCapabilities: String? = nil
     ) {
         self.syspath = syspath
         self.sysname = sysname
@@ -89,6 +104,8 @@ public struct UdevInputNode: Sendable, Hashable {
         self.parentProperties = parentProperties
         self.absCapabilities = absCapabilities
         self.name = name
+        self.keyCapabilities = keyCapabilities
+        self.eventCapabilities = eventCapabilities
     }
 
     init(device: OpaquePointer) {
@@ -107,10 +124,16 @@ public struct UdevInputNode: Sendable, Hashable {
                 string(udev_device_get_sysattr_value(parent, "name"))
                 .map { $0.trimmingTrailingNewlines }
                 ?? parentProperties["NAME"].map { $0.trimmingQuotes }
+            keyCapabilities =
+                string(udev_device_get_sysattr_value(parent, "capabilities/key")) ?? parentProperties["KEY"]
+            eventCapabilities =
+                string(udev_device_get_sysattr_value(parent, "capabilities/ev")) ?? parentProperties["EV"]
         } else {
             parentProperties = [:]
             absCapabilities = nil
             name = nil
+            keyCapabilities = nil
+            eventCapabilities = nil
         }
     }
 }

@@ -6,6 +6,9 @@
 //   plumometer-discovery-probe monitor [--count N] [--timeout SECONDS] [--source udev|kernel]
 //       prints "ready", then one "added /dev/input/eventN" or "removed /dev/input/eventN" line per hotplug
 //       event; exits 0 after N events, 3 on timeout.
+//   plumometer-discovery-probe guard PATH...
+//       for each path, "refused <code>\t<message>" when OpenGuard refuses it, else opens it as EvdevDevice:
+//       "opened PATH" or "unopenable PATH\t<error>" (the open itself is what the tests watch for).
 import Glibc
 import PlumometerLinux
 
@@ -78,9 +81,27 @@ func list(_ arguments: [String]) -> Never {
     exit(0)
 }
 
+func guardPaths(_ paths: [String]) -> Never {
+    for path in paths {
+        if let refusal = OpenGuard.check(path: path) {
+            emit("refused \(refusal.code.rawValue)\t\(refusal)")
+            continue
+        }
+        do {
+            let device = try EvdevDevice(path: path)
+            device.close()
+            emit("opened \(path)")
+        } catch {
+            emit("unopenable \(path)\t\(error)")
+        }
+    }
+    exit(0)
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "list": list(Array(arguments.dropFirst()))
 case "monitor": monitor(Array(arguments.dropFirst()))
+case "guard": guardPaths(Array(arguments.dropFirst()))
 default: fail("usage: plumometer-discovery-probe list [--all] | monitor [--count N] [--timeout S]")
 }
