@@ -141,6 +141,16 @@ struct ProbeAnalyzerTests {
         #expect(analyzer.nextDeadline == nil)
     }
 
+    @Test func aTouchAfterTheFingerTimeoutComesTooLate() throws {
+        var analyzer = ProbeAnalyzer(description: Self.pad())
+        _ = analyzer.begin(at: .zero)
+        let late = EventTime(microseconds: 25_000_000)
+        let events = analyzer.consume(ProbeSample(time: late, pressure: 60), touching: true, at: late)
+        #expect(events.count == 2)
+        #expect(analyzer.isFinished)
+        #expect(analyzer.samples.isEmpty)
+    }
+
     @Test func aPressThatNeverComesTimesOutAndTheProbeMovesOn() throws {
         // The finger rests and rolls but never presses harder; then stays down past the lift timeout.
         let gesture: Gesture = { t in

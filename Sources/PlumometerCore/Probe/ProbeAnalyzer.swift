@@ -56,15 +56,18 @@ public struct ProbeAnalyzer: Sendable {
         guard !isFinished, let step, let beganAt else { return nil }
         switch step {
         case .rest:
-            guard let stepStartedAt else { return beganAt.adding(seconds: configuration.fingerTimeout) }
-            return stepStartedAt.adding(seconds: configuration.restDuration)
+            guard let stepStartedAt else { return Self.after(beganAt, configuration.fingerTimeout) }
+            let end = Self.after(stepStartedAt, configuration.restDuration)
+            return nextProgress(since: stepStartedAt, over: configuration.restDuration).map { Swift.min($0, end) }
+                ?? end
         case .press, .roll:
-            let timeout = stepStartedAt.map { $0.adding(seconds: configuration.stepTimeout) }
+            guard let stepStartedAt else { return nil }
+            let timeout = Self.after(stepStartedAt, configuration.stepTimeout)
             guard let detectedAt else { return timeout }
-            let held = detectedAt.adding(seconds: configuration.hold)
-            return timeout.map { Swift.min($0, held) } ?? held
+            let held = Swift.min(timeout, Self.after(detectedAt, configuration.hold))
+            return nextProgress(since: detectedAt, over: configuration.hold).map { Swift.min($0, held) } ?? held
         case .lift:
-            return stepStartedAt.map { $0.adding(seconds: configuration.liftTimeout) }
+            return stepStartedAt.map { Self.after($0, configuration.liftTimeout) }
         }
     }
 
@@ -109,6 +112,9 @@ public struct ProbeAnalyzer: Sendable {
             return events
         }
         if step == .rest, stepStartedAt == nil {
+            // A touch after the finger timeout comes too late, whether or not a tick saw the timeout pass.
+            events += tick(now: time)
+            if isFinished { return events }
             stepStartedAt = time
             lastProgressTenth = -1
         }
@@ -129,7 +135,7 @@ public struct ProbeAnalyzer: Sendable {
         switch step {
         case .rest:
             guard let stepStartedAt else {
-                if now.seconds(since: beganAt) >= configuration.fingerTimeout {
+                if now >= Self.after(beganAt, configuration.fingerTimeout) {
                     let note =
                         "No finger touched the surface within \(Int(configuration.fingerTimeout)) s: "
                         + "nothing to probe."
@@ -139,9 +145,8 @@ public struct ProbeAnalyzer: Sendable {
                 }
                 return events
             }
-            let elapsed = now.seconds(since: stepStartedAt)
-            events += progress(.rest, elapsed / configuration.restDuration)
-            if elapsed >= configuration.restDuration {
+            events += progress(.rest, since: stepStartedAt, now: now, over: configuration.restDuration)
+            if now >= Self.after(stepStartedAt, configuration.restDuration) {
                 restLevel = Self.restingLevel(
                     samples[.rest] ?? [],
                     from: stepStartedAt,
@@ -153,15 +158,14 @@ public struct ProbeAnalyzer: Sendable {
         case .press, .roll:
             guard let stepStartedAt else { return events }
             if let detectedAt {
-                let held = now.seconds(since: detectedAt)
-                events += progress(step, held / configuration.hold)
-                if held >= configuration.hold {
+                events += progress(step, since: detectedAt, now: now, over: configuration.hold)
+                if now >= Self.after(detectedAt, configuration.hold) {
                     detections[step] = detectedAt
                     events += advance(to: step == .press ? .roll : .lift, at: now)
                     return events
                 }
             }
-            if now.seconds(since: stepStartedAt) >= configuration.stepTimeout {
+            if now >= Self.after(stepStartedAt, configuration.stepTimeout) {
                 let note =
                     step == .press
                     ? "Step 2 (press harder) timed out after \(Int(configuration.stepTimeout)) s: the pressure did "
@@ -174,7 +178,7 @@ public struct ProbeAnalyzer: Sendable {
             }
         case .lift:
             guard let stepStartedAt else { return events }
-            if now.seconds(since: stepStartedAt) >= configuration.liftTimeout {
+            if now >= Self.after(stepStartedAt, configuration.liftTimeout) {
                 let note =
                     "Step 4 (lift) timed out after \(Int(configuration.liftTimeout)) s; the verdict does not need "
                     + "it."
@@ -213,11 +217,32 @@ public struct ProbeAnalyzer: Sendable {
         return [.started(next)]
     }
 
-    private mutating func progress(_ step: ProbeStep, _ fraction: Double) -> [ProbeEvent] {
-        let tenth = Int((Swift.min(1, Swift.max(0, fraction)) * 10).rounded(.down))
+    /// `seconds` after `time`, in whole microseconds: every comparison with a deadline is exact.
+    static func after(_ time: EventTime, _ seconds: Double) -> EventTime {
+        EventTime(microseconds: time.microseconds &+ Swift.max(1, Int64((seconds * 1_000_000).rounded())))
+    }
+
+    /// The tenths of `duration` elapsed since `start`, reported once each.
+    private mutating func progress(
+        _ step: ProbeStep,
+        since start: EventTime,
+        now: EventTime,
+        over duration: Double
+    ) -> [ProbeEvent] {
+        let length = Self.after(start, duration).microseconds - start.microseconds
+        let elapsed = Swift.max(0, now.microseconds - start.microseconds)
+        let tenth = Int(Swift.min(10, elapsed * 10 / length))
         guard tenth > lastProgressTenth else { return [] }
         lastProgressTenth = tenth
         return [.progress(step, Double(tenth) / 10)]
+    }
+
+    /// When the next tenth of `duration` since `start` is due, nil once all ten were reported.
+    private func nextProgress(since start: EventTime, over duration: Double) -> EventTime? {
+        let next = Int64(lastProgressTenth + 1)
+        guard next <= 10 else { return nil }
+        let length = Self.after(start, duration).microseconds - start.microseconds
+        return EventTime(microseconds: start.microseconds + (next * length + 9) / 10)
     }
 
     /// Whether `sample` shows the change step 2 or 3 waits for; a sample without it resets the hold.
@@ -235,6 +260,7 @@ public struct ProbeAnalyzer: Sendable {
             changed = flattened || moved(sample, from: rest)
         }
         if !changed {
+            if detectedAt != nil { lastProgressTenth = -1 }
             detectedAt = nil
         } else if detectedAt == nil {
             detectedAt = sample.time
