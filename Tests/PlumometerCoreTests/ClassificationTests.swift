@@ -354,6 +354,12 @@ struct StaticFindingTests {
         #expect(magic.findingCodes.last == .knownForceSensor)
         let none = DeviceClassifier.classify(Sample.multitouch(pressure: nil))
         #expect(none.findingCodes == [.noPressureAxis])
+        // A Magic Trackpad 2 that is also marked a pressure pad: both findings, one verdict.
+        let both = DeviceClassifier.classify(
+            Sample.multitouch(vendor: 0x05ac, product: 0x0265, properties: [.pointer, .pressurepad])
+        )
+        #expect(both.findingCodes.suffix(2) == [.pressurePad, .knownForceSensor])
+        #expect(both.reason.contains("INPUT_PROP_PRESSUREPAD"))
         for result in [grams, pad, magic, none] {
             #expect(result.findings.allSatisfy { !$0.finding.isEmpty && !$0.implication.isEmpty })
         }

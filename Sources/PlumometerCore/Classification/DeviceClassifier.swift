@@ -79,6 +79,8 @@ public enum DeviceClassifier {
             return verdict(.bogus, bogus.reason, axis)
         }
         findings += pressureFindings(device, axis: axis)
+        // Every force rule that applies leaves its finding; the first one, in the order above, decides.
+        var decisions: [(sensing: PressureSensing, reason: String, axis: AbsoluteAxis)] = []
         if range.resolution > 0 {
             findings.append(
                 StaticFinding(
@@ -87,12 +89,14 @@ public enum DeviceClassifier {
                     implication: "force in known units: grams without calibration"
                 )
             )
-            return verdict(
-                .forceWithUnits,
-                "\(axis.name) has a resolution of \(range.resolution) unit\(range.resolution == 1 ? "" : "s") per "
-                    + "gram, so this \(noun(for: device)) measures force in known units and reads grams without "
-                    + "calibration.",
-                axis
+            decisions.append(
+                (
+                    .forceWithUnits,
+                    "\(axis.name) has a resolution of \(range.resolution) unit\(range.resolution == 1 ? "" : "s") "
+                        + "per gram, so this \(noun(for: device)) measures force in known units and reads grams "
+                        + "without calibration.",
+                    axis
+                )
             )
         }
         if device.properties.contains(.pressurepad) {
@@ -103,11 +107,13 @@ public enum DeviceClassifier {
                     implication: "a force sensor without a scale: calibrate for grams"
                 )
             )
-            return verdict(
-                .force,
-                "The kernel marks this touchpad INPUT_PROP_PRESSUREPAD: \(axis.name) comes from a force "
-                    + "sensor, in units without a scale, so grams need a calibration.",
-                axis
+            decisions.append(
+                (
+                    .force,
+                    "The kernel marks this touchpad INPUT_PROP_PRESSUREPAD: \(axis.name) comes from a force "
+                        + "sensor, in units without a scale, so grams need a calibration.",
+                    axis
+                )
             )
         }
         if let known = knownForceSensor(device, axis: axis) {
@@ -118,7 +124,7 @@ public enum DeviceClassifier {
                     implication: "a force sensor without a scale: calibrate for grams"
                 )
             )
-            return verdict(.force, known.reason, axis)
+            decisions.append((.force, known.reason, axis))
         }
         if isPen(device), device.hasAxis(.pressure) {
             let tool = device.hasKey(.btnToolPen) ? "BTN_TOOL_PEN" : "BTN_STYLUS without BTN_TOOL_PEN"
@@ -129,12 +135,17 @@ public enum DeviceClassifier {
                     implication: "ABS_PRESSURE is the tip's force, one object at a time: calibrate for grams"
                 )
             )
-            return verdict(
-                .force,
-                "A pen reports the force on its tip in ABS_PRESSURE; it weighs one object at a time, "
-                    + "in units without a scale, so grams need a calibration.",
-                .pressure
+            decisions.append(
+                (
+                    .force,
+                    "A pen reports the force on its tip in ABS_PRESSURE; it weighs one object at a time, "
+                        + "in units without a scale, so grams need a calibration.",
+                    .pressure
+                )
             )
+        }
+        if let first = decisions.first {
+            return verdict(first.sensing, first.reason, first.axis)
         }
         findings.append(
             StaticFinding(
