@@ -71,6 +71,25 @@ struct OpenGuardRuleTests {
         #expect(DiscoveryPrefilter.evaluate(pad) == .candidate)
     }
 
+    @Test(.enabled(if: geteuid() == 0, "mknod needs root"))
+    func anInputNodeUdevDoesNotKnowIsRefused() throws {
+        // A character device of the input major that no /sys/class/input entry describes (a container's copied
+        // /dev, a stale node): it cannot be shown not to be a keyboard. It is made here and never opened.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumometer-node-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let node = directory.appendingPathComponent("event250").path
+        #expect(mknod(node, S_IFCHR | 0o600, dev_t((13 << 8) | 250)) == 0, "mknod: errno \(errno)")
+        let link = directory.appendingPathComponent("by-id-link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "event250")
+        for path in [node, link] {
+            let refusal = try #require(OpenGuard.check(path: path))
+            #expect(refusal.code == .unverifiable)
+            #expect(refusal.path == path)
+            #expect(refusal.reason == "/sys/class/input/event250 is not there")
+        }
+    }
+
     @Test func pathsThatAreNotInputNodesPass() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumometer-guard-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
