@@ -1,5 +1,6 @@
 import PlumometerCore
 import PlumometerLinux
+import PlumometerOutput
 
 /// The terminal counterpart of the original app's circles: one bar per contact sized by its force, its
 /// percent (and weight when known), the heaviest in yellow, redrawn in place at most 30 times a second.
