@@ -1,5 +1,4 @@
 import PlumometerCore
-import PlumometerLinux
 import PlumometerOutput
 
 /// The live view on a terminal: keeps what to show, asks ``LiveViewRenderer`` for the screen and writes it,
@@ -8,7 +7,8 @@ import PlumometerOutput
 /// This class owns the I/O and the timing (the sink, the terminal's size, when to redraw); what the screen says is
 /// the renderer's, tested by golden screens in PlumometerOutputTests.
 final class LiveView: ReadingOutput {
-    private let sink: FileDescriptorWriter
+    /// Where screens go: standard output itself, not a queue, since each redraw replaces the last.
+    private let sink: any LineSink
     private let terminalSize: () -> (columns: Int, rows: Int)
     private var renderer: LiveViewRenderer
     private var content = LiveViewContent()
@@ -19,7 +19,7 @@ final class LiveView: ReadingOutput {
     static let redrawInterval: Int64 = 33_333
 
     init(
-        sink: FileDescriptorWriter,
+        sink: any LineSink,
         colour: Bool,
         unit: WeightUnit,
         terminalSize: @escaping () -> (columns: Int, rows: Int)
@@ -35,7 +35,7 @@ final class LiveView: ReadingOutput {
         content.reading = nil
         if !started {
             started = true
-            try sink.write(LiveViewRenderer.enterScreen)
+            try sink.write(LiveViewRenderer.enterScreen, droppable: false)
         }
         try draw(now: MonotonicClock.now())
     }
@@ -78,14 +78,14 @@ final class LiveView: ReadingOutput {
     func finish() throws {
         guard started else { return }
         try draw(now: MonotonicClock.now())
-        try sink.write(LiveViewRenderer.leaveScreen)
+        try sink.write(LiveViewRenderer.leaveScreen, droppable: false)
         started = false
     }
 
     /// Restores the terminal without throwing (error paths).
     func restoreTerminal() {
         guard started else { return }
-        try? sink.write(LiveViewRenderer.leaveScreen)
+        try? sink.write(LiveViewRenderer.leaveScreen, droppable: false)
         started = false
     }
 
@@ -94,6 +94,6 @@ final class LiveView: ReadingOutput {
         lastDraw = now
         dirty = false
         let size = terminalSize()
-        try sink.write(renderer.screen(content, columns: size.columns, rows: size.rows))
+        try sink.write(renderer.screen(content, columns: size.columns, rows: size.rows), droppable: false)
     }
 }
