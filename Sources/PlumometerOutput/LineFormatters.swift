@@ -18,7 +18,7 @@ public protocol LineFormatter {
 /// JSON Lines, schema version 1: see docs/output-format.md. Additions are allowed, renames are not.
 public struct JSONLinesFormatter: LineFormatter {
     /// The `schema` field of every device line.
-    public static let schemaVersion = 1
+    static let schemaVersion = 1
 
     /// Creates the formatter.
     public init() {}

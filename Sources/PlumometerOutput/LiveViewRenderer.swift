@@ -42,7 +42,7 @@ public struct LiveViewRenderer: Sendable {
     public let colour: Bool
     /// The force a full bar stands for: auto-ranged like a meter, so five plums on a 6 kg pad are not all
     /// invisible slivers. It only grows during a run (bars never jump back), in 1-2-5 steps up to full scale.
-    public private(set) var barScale = 0.01
+    private(set) var barScale = 0.01
 
     /// Switches to the alternate screen and hides the cursor: the user's scrollback is left as it was.
     public static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l"

@@ -5,7 +5,7 @@ public enum WeightUnit: String, Sendable {
     case carats = "ct"
 
     /// Converts grams to this unit.
-    public func value(fromGrams grams: Double) -> Double {
+    func value(fromGrams grams: Double) -> Double {
         switch self {
         case .grams: grams
         case .ounces: grams / 28.349523125
