@@ -23,9 +23,9 @@ public enum CommandLineTool {
             let command = error.command.map { " \($0)" } ?? ""
             Diagnostics.writeError("Usage: plumometer\(command) --help\n")
             return 2
-        } catch is OutputClosed {
+        } catch let error as OutputError where error.code == .closed {
             return 0
-        } catch is OutputInterrupted {
+        } catch let error as OutputError where error.code == .interrupted {
             // SIGINT or SIGTERM while stdout was stalled: a stop like any other, between complete lines.
             Diagnostics.note("stopped")
             return 0

@@ -1,3 +1,5 @@
+import PlumometerOutput
+
 /// Typed access to option values, with the usage errors a user needs when a value is wrong.
 extension ParsedArguments {
     /// A whole number within `minimum...maximum`, or nil when the option is absent.

@@ -1,5 +1,6 @@
 import PlumometerCore
 import PlumometerLinux
+import PlumometerOutput
 import PlumometerRecording
 
 /// `plumometer calibrate`: fits grams against raw pressure and saves a per-device profile.

@@ -1,5 +1,6 @@
 import PlumometerCore
 import PlumometerLinux
+import PlumometerOutput
 
 /// `plumometer list`: every candidate device, how it senses pressure, and why any is not usable.
 enum ListCommand {

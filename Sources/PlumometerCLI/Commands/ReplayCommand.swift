@@ -1,6 +1,7 @@
 import Foundation
 import PlumometerCore
 import PlumometerLinux
+import PlumometerOutput
 import PlumometerRecording
 
 /// `plumometer replay FILE`: a recording through exactly the same decoder, tracker and outputs as a live device.

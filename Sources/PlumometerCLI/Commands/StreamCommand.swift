@@ -1,5 +1,6 @@
 import PlumometerCore
 import PlumometerLinux
+import PlumometerOutput
 
 /// `plumometer [stream]`: the background reader. One reading per frame on stdout until a signal.
 enum StreamCommand {

@@ -55,7 +55,7 @@ final class Driver {
         let output = FileDescriptorWriter.standardOutput()
         guard output.isPipe else { return }
         loop.watchHangUp(output.fileDescriptor) { [unowned self] in
-            self.attempt { if output.readerHasGone { throw OutputClosed() } }
+            self.attempt { if output.readerHasGone { throw OutputError.closed(output.name, function: "poll") } }
         }
     }
 

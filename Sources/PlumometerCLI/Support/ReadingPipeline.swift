@@ -1,4 +1,5 @@
 import PlumometerCore
+import PlumometerOutput
 
 /// Settings that shape readings, shared by live streaming and replay.
 struct ReadingSettings: Sendable {

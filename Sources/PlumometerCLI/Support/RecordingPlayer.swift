@@ -1,4 +1,5 @@
 import PlumometerCore
+import PlumometerOutput
 import PlumometerRecording
 
 /// Plays a recorded device's events through the decoder into a ``FrameConsumer``, ticking it at exactly its
