@@ -65,14 +65,15 @@ enum BashCompletion {
     }
 
     private static func commandCase(_ command: CommandSpec) -> [String] {
-        var lines = [command.name + ")", "    case $prev in"]
+        var lines = [command.name + ")"]
+        var values: [String] = []
         for option in command.options {
             guard let completion = option.completion else { continue }
             let pattern = CompletionVocabulary.spellings(option).joined(separator: "|")
             let action = complete(completion)
-            lines.append("        \(pattern)) " + (action.isEmpty ? "" : action + "; ") + "return 0 ;;")
+            values.append("        \(pattern)) " + (action.isEmpty ? "" : action + "; ") + "return 0 ;;")
         }
-        lines.append("    esac")
+        if !values.isEmpty { lines += ["    case $prev in"] + values + ["    esac"] }
         let options = reply(words: CompletionVocabulary.optionWords(command))
         if let positional = command.positionals.first {
             lines += [

@@ -9,6 +9,8 @@ enum ManPage {
         var page = [
             #".\" plumometer(1), written by 'plumometer help --man' from the tables behind its --help; do not edit."#,
             ".TH PLUMOMETER 1 \"\" \"plumometer \(CommandRegistry.version)\" \"User Commands\"",
+            // No hyphenation: option names and commands stay whole, to be searched for and copied.
+            ".nh",
             ".SH NAME",
             "plumometer \\- " + escape(lowercasedFirst(String(HelpText.tagline.dropLast()))),
             ".SH SYNOPSIS",
