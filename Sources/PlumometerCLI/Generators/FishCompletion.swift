@@ -1,3 +1,5 @@
+import PlumometerCore
+
 /// The fish completion script (`vendor_completions.d/plumometer.fish`), made from the command tables.
 ///
 /// Every `complete` line carries a condition naming its command; the command is the first word, or `stream` when
@@ -50,6 +52,15 @@ enum FishCompletion {
             let condition = " -n " + quote("__plumometer_using \(command.name)")
             for option in command.options {
                 lines.append("complete -c plumometer" + condition + flags(option))
+                if option.completion == .referenceWeight {
+                    // Each coin with its mass, which fish shows beside the name.
+                    for weight in ReferenceWeight.all {
+                        lines.append(
+                            "complete -c plumometer" + condition + " -l \(option.name) -r -f -a \(weight.name) -d "
+                                + quote(weight.summary)
+                        )
+                    }
+                }
             }
             if let positional = command.positionals.first {
                 let notFirst = " -n " + quote("__plumometer_using \(command.name); and not __plumometer_needs_command")
@@ -68,6 +79,8 @@ enum FishCompletion {
     }
 
     private static func arguments(_ completion: ValueCompletion) -> String {
+        // Coins get a line each, with their masses.
+        if completion == .referenceWeight { return " -f" }
         if let words = CompletionVocabulary.words(completion) { return " -f -a " + quote(words.joined(separator: " ")) }
         switch completion {
         case .file: return " -F"
