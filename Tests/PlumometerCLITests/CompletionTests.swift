@@ -55,6 +55,39 @@ import Testing
         return result.stdoutLines.filter { !$0.isEmpty }.map { String($0.split(separator: "\t").first ?? "") }
     }
 
+    /// What zsh's completion functions hand to `_arguments`, `_describe` and `compadd` for `words` (the last one
+    /// under the cursor), with those stubbed to print their arguments: the specs exactly as zsh parsed the script.
+    static func zsh(_ words: [String], function: String = "_plumometer", testbed: String? = nil) throws -> [String] {
+        let zsh = try #require(Tool.path("zsh"), "zsh is not installed")
+        let probe = try CLI.temporaryDirectory().appendingPathComponent("probe.zsh")
+        try """
+        compdef() { : }
+        _arguments() { print -rl -- "$@" }
+        _describe() { print -rl -- "${(@P)4}" }
+        _wanted() { shift 3; "$@" }
+        compadd() { print -rl -- "${(@P)2}" }
+        _message() { print -r -- "message: $*" }
+        source $1
+        function=$2
+        shift 2
+        words=("$@")
+        CURRENT=$#
+        PREFIX=$words[-1]
+        $function
+        """.write(to: probe, atomically: true, encoding: .utf8)
+        let arguments = ["-f", probe.path, try Self.script("zsh").path, function] + words
+        let result: ProcessResult
+        if let testbed {
+            let runner = try #require(Umockdev.runner, "umockdev-run is not installed")
+            result = try ProcessRunner.run(runner.path, ["-d", testbed, "--", zsh] + arguments)
+        } else {
+            result = try ProcessRunner.run(zsh, arguments)
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        return result.stdoutLines.filter { !$0.isEmpty }
+    }
+
     static var testbed: String { Fixtures.projectFixtures.appendingPathComponent("Testbeds/mixed.umockdev").path }
     static let testbedNodes = (5...9).map { "/dev/input/event\($0)" }
 
@@ -120,9 +153,43 @@ import Testing
         #expect(check.stderr.isEmpty, "\(check.stderr)")
         let text = try String(contentsOf: script, encoding: .utf8)
         #expect(text.hasPrefix("#compdef plumometer\n"))
-        for spec in CommandRegistry.specs { #expect(text.contains("\n_plumometer_\(spec.name)() {\n")) }
-        #expect(text.contains(":FORMAT:(text jsonl csv live)'"))
-        #expect(text.contains(":MASS:(" + ReferenceWeight.all.map(\.name).joined(separator: " ") + ")'"))
+        #expect(try Self.zsh(["plumometer", ""]) == CommandRegistry.specs.map { $0.name + ":" + $0.summary })
+        let replay = try Self.zsh(["plumometer", "replay", "--f"])
+        #expect(replay.contains("(-f --format)-f+[Output format]:FORMAT:(text jsonl csv live)"))
+        #expect(replay.contains("(-f --format)--format=[Output format]:FORMAT:(text jsonl csv live)"))
+        #expect(
+            replay.contains(
+                "--desc=[The evemu device description for a FILE that holds only events (default: a .desc beside it)]:FILE:_files"
+            )
+        )
+        #expect(replay.contains("1:FILE:_files"))
+        #expect(Set(replay.compactMap(Self.longOption)) == Set(ReplayCommand.spec.options.map(\.name)))
+        let calibrate = try Self.zsh(["plumometer", "calibrate", "--reference", ""])
+        #expect(calibrate.contains { $0.hasPrefix("*--point=[") && $0.hasSuffix(":RAW\\:GRAMS: ") })
+        let coins = ":MASS:(" + ReferenceWeight.all.map(\.name).joined(separator: " ") + ")"
+        #expect(calibrate.contains { $0.hasPrefix("*--reference=[") && $0.hasSuffix(coins) })
+        // A line that starts with an option is the default command's, with --version beside it.
+        let top = try Self.zsh(["plumometer", "-f", ""])
+        #expect(top.contains("(-V --version)--version[Show the version]"))
+        #expect(top.contains("--grab[Grab the device (EVIOCGRAB) so no other program sees its events]"))
+        #expect(
+            try Self.zsh(["plumometer", "help", ""]).contains(
+                "::COMMAND:(" + CommandRegistry.specs.map(\.name).joined(separator: " ") + ")"
+            )
+        )
+        #expect(try Self.zsh(["plumometer", "bogus", ""]) == ["message: unknown command: bogus"])
+    }
+
+    @Test(.enabled(if: (Tool.path("zsh") != nil && Umockdev.isAvailable) || Requirements.all, "needs zsh and umockdev"))
+    func zshCompletesDeviceNodes() throws {
+        #expect(try Self.zsh([], function: "_plumometer_devices", testbed: Self.testbed) == Self.testbedNodes)
+    }
+
+    /// `format` from an `_arguments` spec such as `(-f --format)--format=[...]:FORMAT:(...)` or `--grab[...]`.
+    static func longOption(_ spec: String) -> String? {
+        guard let start = spec.range(of: "--") else { return nil }
+        let name = spec[start.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "-" }
+        return spec[..<start.lowerBound].contains("[") || name.isEmpty ? nil : String(name)
     }
 
     /// A new option cannot be forgotten: each script names every option of every command, in its own syntax.
