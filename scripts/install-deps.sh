@@ -6,8 +6,10 @@ set -euo pipefail
 packages=(pkg-config libevdev-dev libinput-dev libudev-dev)
 if [[ "${1:-}" == "--test" ]]; then
     # umockdev emulates /dev/input/eventN for the bridge and CLI tests; evemu-tools and evtest are used to check
-    # that our recordings are accepted by evemu-play and as a benchmark baseline.
+    # that our recordings are accepted by evemu-play and as a benchmark baseline. man-db and groff-base render
+    # the manual page; bash, zsh and fish check the completion scripts.
     packages+=(umockdev libumockdev-dev python3 python3-gi gir1.2-umockdev-1.0 evemu-tools evtest)
+    packages+=(man-db groff-base bash zsh fish)
 fi
 
 # Ask dpkg which are missing: nothing is assumed, but a machine that has them all needs no root, no network.

@@ -2,22 +2,56 @@ import PlumometerCore
 import PlumometerLinux
 import PlumometerRecording
 
+extension RecordCommand: Command {
+    /// `record`'s options.
+    enum Options {
+        static let device = Option<String>(
+            "device",
+            short: "d",
+            value: "PATH|NAME",
+            completion: .deviceNode,
+            help: "The device (default: the best force-sensing device)."
+        )
+        static let output = Option<String>(
+            "output",
+            short: "o",
+            value: "FILE",
+            completion: .file,
+            help: "Write to FILE instead of stdout."
+        )
+        // A year at most: enough for any recording, and within Int64 microseconds.
+        static let duration = Option<Double>.number(
+            "duration",
+            value: "S",
+            maximum: 31_536_000,
+            help: "Stop after S seconds (default: until Ctrl-C)."
+        )
+        static let grab = Flag("grab", help: "Grab the device while recording.")
+    }
+
+    static let spec = CommandSpec(
+        name: "record",
+        summary: "Record a device to an evemu 1.3 file that evemu-play, umockdev and `plumometer replay` accept.",
+        options: [Options.device, Options.output, Options.duration, Options.grab, Flag.quiet],
+        examples: ["plumometer record -d /dev/input/event7 -o plums.evemu --duration 20"]
+    )
+}
+
 /// `plumometer record`: an evemu 1.3 recording (description, then events with times relative to the first)
 /// that evemu-play, umockdev's evemu loader and `plumometer replay` accept.
 enum RecordCommand {
     static func run(_ arguments: ParsedArguments) throws {
-        // A year at most: enough for any recording, and within Int64 microseconds.
-        let duration = try arguments.number("duration", command: "record", maximum: 31_536_000)
-        let path = try DeviceTarget(arguments.value("device")).resolve()
+        let duration = try arguments.value(of: Options.duration)
+        let path = try DeviceTarget(arguments.value(of: Options.device)).resolve()
         let device: EvdevDevice
         do throws(DeviceError) {
-            device = try EvdevDevice(path: path, grab: arguments.has("grab"))
+            device = try EvdevDevice(path: path, grab: arguments.flag(Options.grab))
         } catch {
             throw CLIError.runtime(error.description)
         }
         defer { device.close() }
         let sink: FileDescriptorWriter
-        if let file = arguments.value("output"), file != "-" {
+        if let file = try arguments.value(of: Options.output), file != "-" {
             sink = try FileDescriptorWriter.create(file)
         } else {
             sink = FileDescriptorWriter.standardOutput()

@@ -4,18 +4,60 @@ import PlumometerLinux
 import PlumometerOutput
 import PlumometerRecording
 
+extension ReplayCommand: Command {
+    /// `replay`'s own options; the others are ``PacingOptions`` and ``ReadingOptions``.
+    enum Options {
+        static let device = Option<String>(
+            "device",
+            short: "d",
+            value: "NAME",
+            help: "With several devices in one recording: which one (index, or a substring of its name)."
+        )
+        static let desc = Option<String>(
+            "desc",
+            value: "FILE",
+            completion: .file,
+            help: "The evemu device description for a FILE that holds only events (default: a .desc beside it)."
+        )
+    }
+
+    static let spec = CommandSpec(
+        name: "replay",
+        summary: "Replay an evemu or `libinput record` recording through the same pipeline as a live device.",
+        options: [Options.device, Options.desc] + PacingOptions.all + ReadingOptions.all,
+        positionals: [
+            PositionalSpec(
+                name: "FILE",
+                help: "the recording to replay (evemu or libinput record YAML).",
+                required: true,
+                completion: .file
+            )
+        ],
+        examples: [
+            "plumometer replay --fast -f jsonl session.evemu",
+            "plumometer replay --desc touchpad.desc touchpad.tap.events",
+            "plumometer replay -d 1 libinput-record.yml",
+        ]
+    )
+}
+
 /// `plumometer replay FILE`: a recording through exactly the same decoder, tracker and outputs as a live device.
 enum ReplayCommand {
     static func run(_ arguments: ParsedArguments) throws {
         let path = arguments.positionals[0]
-        let settings = try arguments.readingSettings(command: "replay")
-        let pacing = try Pacing(arguments, command: "replay")
+        let settings = try arguments.readingSettings()
+        let pacing = try Pacing(arguments)
         let device = try RecordingFile.device(
             path,
-            selector: arguments.value("device"),
-            description: arguments.value("desc")
+            selector: arguments.value(of: Options.device),
+            description: arguments.value(of: Options.desc)
         )
-        try ReplaySession.play(device, settings: settings, pacing: pacing, format: arguments.value("format"))
+        try ReplaySession.play(
+            device,
+            settings: settings,
+            pacing: pacing,
+            format: arguments.value(of: ReadingOptions.format)?.rawValue
+        )
     }
 }
 
@@ -25,17 +67,6 @@ struct Pacing {
     var speed: Double?
 
     init(speed: Double?) { self.speed = speed }
-
-    init(_ arguments: ParsedArguments, command: String) throws(UsageError) {
-        if arguments.has("fast") {
-            if arguments.has("speed") {
-                throw UsageError(message: "Give either --fast or --speed, not both.", command: command)
-            }
-            speed = nil
-        } else {
-            speed = try arguments.speed(command: command) ?? 1
-        }
-    }
 }
 
 /// Plays one recorded device through a ``ReadingPipeline`` inside the poll loop.

@@ -2,16 +2,56 @@ import PlumometerCore
 import PlumometerLinux
 import PlumometerOutput
 
+extension StreamCommand: Command {
+    /// `stream`'s own options; the reading options are ``ReadingOptions``.
+    enum Options {
+        static let device = Option<String>(
+            "device",
+            short: "d",
+            value: "PATH|NAME",
+            completion: .deviceNode,
+            help:
+                "The device: /dev/input/eventN, or a substring of its name. Default: the best force-sensing device found."
+        )
+        static let grab = Flag(
+            "grab",
+            help:
+                "Grab the device (EVIOCGRAB) so no other program sees its events. Off by default: you keep your pointer."
+        )
+        static let wait = Flag(
+            "wait",
+            help: "If no device fits yet, wait for one to appear instead of failing (background services)."
+        )
+    }
+
+    static let spec = CommandSpec(
+        name: "stream",
+        summary: "Read a pressure-sensing device and write one reading per frame (the default command).",
+        options: [Options.device, Options.grab, Options.wait] + ReadingOptions.all,
+        discussion: """
+            Readings go to stdout, one per frame, flushed at once; messages go to stderr. On a terminal the \
+            live view draws one bar per contact (t: tare, c: clear tare, q: quit). SIGINT and SIGTERM finish the \
+            current line and exit 0; SIGHUP reopens the device. When the device goes away a 'removed' record is \
+            written and reading resumes when it comes back.
+            """,
+        examples: [
+            "plumometer                                  # live view of the best device",
+            "plumometer --format jsonl > readings.jsonl  # background reader",
+            "plumometer -d /dev/input/event7 -f text --interval 100",
+        ]
+    )
+}
+
 /// `plumometer [stream]`: the background reader. One reading per frame on stdout until a signal.
 enum StreamCommand {
     static func run(_ arguments: ParsedArguments) throws {
-        let settings = try arguments.readingSettings(command: "stream")
+        let settings = try arguments.readingSettings()
         // The loop blocks SIGINT/SIGTERM/SIGHUP for this thread and reads them from a signalfd; it must exist before
         // any other thread (the stdout writer), which then inherits the blocked mask. A thread that did not would
         // take the default action for a SIGTERM: death mid-line.
         let driver = try Driver()
         let (output, live) = OutputChoice.make(
-            format: arguments.value("format"),
+            format: try arguments.value(of: ReadingOptions.format)?.rawValue,
             unit: settings.unit,
             latestStateWins: true
         )
@@ -21,16 +61,16 @@ enum StreamCommand {
             if !finished { try? output.finish() }
             live?.restoreTerminal()
         }
-        let target = DeviceTarget(arguments.value("device"))
+        let target = DeviceTarget(try arguments.value(of: Options.device))
         driver.stopWhenOutputCloses()
         let session = StreamSession(
             target: target,
-            grab: arguments.has("grab"),
+            grab: arguments.flag(Options.grab),
             settings: settings,
             output: output,
             driver: driver
         )
-        if arguments.has("wait") {
+        if arguments.flag(Options.wait) {
             // A background reader started before its device (a Bluetooth trackpad still off at login): wait for it
             // through udev instead of failing, as it already does after an unplug.
             session.followHotplug()
