@@ -58,13 +58,8 @@ public final class EvdevDevice {
         let description = Self.describe(device, path: path)
         self.description = description
         var decoder = ContactDecoder(device: description)
-        let seed = Self.currentState(device, description: description)
-        self.openingFrame = decoder.seed(
-            slots: seed.slots,
-            singleTouch: seed.singleTouch,
-            touching: seed.touching,
-            at: EventTime(microseconds: clockMicroseconds(monotonic: monotonic))
-        )
+        let time = EventTime(microseconds: clockMicroseconds(monotonic: monotonic))
+        self.openingFrame = decoder.seed(with: Self.currentState(device, description: description, at: time))
         self.decoder = decoder
     }
 
@@ -100,7 +95,6 @@ public final class EvdevDevice {
         var batch = DeviceBatch()
         var event = input_event()
         var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
-        var syncReportTime: EventTime?
         while true {
             let status = libevdev_next_event(device, flags, &event)
             if status == LIBEVDEV_READ_STATUS_SUCCESS.rawValue {
@@ -117,22 +111,16 @@ public final class EvdevDevice {
                     // The SYN_DROPPED itself: switch to draining libevdev's synthesised difference.
                     batch.events.append(raw)
                     batch.resyncs += 1
-                    decoder.beginResync()
+                    _ = decoder.consume(.resyncBegan(raw.time))
                     flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
-                    syncReportTime = nil
                 } else {
                     batch.events.append(raw)
                     _ = decoder.consume(raw)
-                    if raw.isReport { syncReportTime = raw.time }
                 }
             } else if status == -EAGAIN {
                 if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
-                    // The resync is complete. libevdev may split it into several frames (first ending the
-                    // contacts whose tracking id changed, then the rest); only the state after the last one is
-                    // the device's true state, so it becomes the one resync frame.
-                    if let time = syncReportTime {
-                        batch.frames.append(ContactFrame(time: time, contacts: decoder.contacts, resync: true))
-                    }
+                    // The resync is complete: the decoder merges libevdev's frames into one resync frame.
+                    if let frame = decoder.consume(.resyncEnded) { batch.frames.append(frame) }
                     flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
                     continue
                 }
@@ -221,11 +209,12 @@ public final class EvdevDevice {
         return DeviceDescription(path: path, identity: identity, properties: properties, codes: codes, axes: axes)
     }
 
-    /// The state libevdev read at open: per-slot values, single-touch values, and whether a touch is down.
+    /// The state libevdev read at open: per-slot values, the current slot, single-touch values and keys down.
     private static func currentState(
         _ device: OpaquePointer,
-        description: DeviceDescription
-    ) -> (slots: [[AbsoluteAxis: Int32]], singleTouch: [AbsoluteAxis: Int32], touching: Bool) {
+        description: DeviceDescription,
+        at time: EventTime
+    ) -> DeviceState {
         var slots: [[AbsoluteAxis: Int32]] = []
         let slotCount = Int(libevdev_get_num_slots(device))
         let slotAxes = description.axes.keys.filter { $0.isMultitouch && $0 != .mtSlot }
@@ -238,9 +227,9 @@ public final class EvdevDevice {
                 slots.append(values)
             }
         }
-        var singleTouch: [AbsoluteAxis: Int32] = [:]
+        var axes: [AbsoluteAxis: Int32] = [:]
         for axis in description.axes.keys where !axis.isMultitouch {
-            singleTouch[axis] = libevdev_get_event_value(device, UInt32(EV_ABS), UInt32(axis.rawValue))
+            axes[axis] = libevdev_get_event_value(device, UInt32(EV_ABS), UInt32(axis.rawValue))
         }
         var keysDown: Set<KeyCode> = []
         for code in description.codes[.key] ?? [] where code >= 0x100 {
@@ -248,11 +237,13 @@ public final class EvdevDevice {
                 keysDown.insert(KeyCode(rawValue: code))
             }
         }
-        let touching = ContactDecoder.singleTouchIsDown(
-            device: description,
+        let currentSlot = slotCount > 0 ? libevdev_get_current_slot(device) : -1
+        return DeviceState(
+            slots: slots,
+            currentSlot: currentSlot >= 0 ? currentSlot : nil,
+            axes: axes,
             keysDown: keysDown,
-            pressure: singleTouch[.pressure]
+            time: time
         )
-        return (slots, singleTouch, touching)
     }
 }
