@@ -81,16 +81,15 @@ enum ReplaySession {
                     if let deadline = pipeline.nextDeadline { due = Swift.min(due, deadline) }
                     let wait = clampedMicroseconds(Double(due.microseconds - now.microseconds) / speed)
                     let idle = output.idleDeadline(now: MonotonicClock.now())
-                    return pollTimeout(microseconds: Swift.min(wait, idle ?? wait))
+                    return .within(Swift.min(wait, idle ?? wait))
                 }
             } else {
                 _ = try player.play(until: nil, limit: fastBatch, into: pipeline)
-                if !player.isFinished { return 0 }
+                if !player.isFinished { return .within(0) }
             }
             try pipeline.flush()
             try output.idle(now: MonotonicClock.now())
-            driver.finish()
-            return 0
+            return .finished
         }
         try driver.run()
         try pipeline.flush()

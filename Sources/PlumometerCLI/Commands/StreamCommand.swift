@@ -48,7 +48,7 @@ enum StreamCommand {
         let keyboard = LiveKeys.attach(live, to: driver, pipeline: { session.pipeline })
         defer { keyboard?.restore() }
         driver.onHangup = { try session.reopen() }
-        driver.work = { try session.due() }
+        driver.work = { .within(try session.due()) }
         defer { session.close() }
         try driver.run()
         try session.pipeline?.flush()
@@ -114,10 +114,8 @@ final class StreamSession {
     private let settings: ReadingSettings
     private let output: any ReadingOutput
     private let driver: Driver
-    private var device: EvdevDevice?
-    private var deviceToken: Int?
+    private var source: LiveSource?
     private var identity: DeviceIdentity?
-    private var clock = DeviceClock(deviceUsesMonotonic: true)
     private var monitor: HotplugMonitor?
     private(set) var pipeline: ReadingPipeline?
 
@@ -131,21 +129,15 @@ final class StreamSession {
 
     /// Opens `path`, announces it and reports what already rests on it.
     func open(path: String) throws {
-        let device: EvdevDevice
-        do throws(DeviceError) {
-            device = try EvdevDevice(path: path, grab: grab)
-        } catch {
-            throw CLIError.runtime(error.description)
-        }
-        let description = device.description
+        let source = try LiveSource(path: path, grab: grab)
+        let description = source.description
         guard description.pressureAxis != nil else {
-            device.close()
+            source.close()
             throw CLIError.runtime(
                 "\(path) ('\(description.name)') has no pressure axis (neither ABS_MT_PRESSURE nor ABS_PRESSURE), so it cannot weigh anything. 'plumometer list' shows which devices can."
             )
         }
         let calibration = try ProfileStore.calibration(for: description, explicitPath: settings.profilePath)
-        clock = DeviceClock(deviceUsesMonotonic: device.usesMonotonicClock)
         let classification = DeviceClassifier.classify(description)
         if classification.sensing == .contactSize {
             Diagnostics.note(
@@ -155,16 +147,20 @@ final class StreamSession {
         let record = DeviceRecord(
             path: path,
             description: description,
-            time: clock.now(),
+            time: source.clock.now(),
             classification: classification,
             gramsSource: ReplaySession.gramsSource(description, calibration?.1)
         )
         let pipeline = ReadingPipeline(record: record, calibration: calibration?.0, settings: settings, output: output)
-        self.device = device
+        self.source = source
         self.pipeline = pipeline
         self.identity = description.identity
-        try pipeline.start(.atOpen(device.initialFrame()))
-        deviceToken = driver.watch(device.fileDescriptor) { [unowned self] in try self.readable() }
+        try pipeline.start(.atOpen(source.initialFrame))
+        source.onResync = {
+            Diagnostics.note("\(path): events were dropped by the kernel (SYN_DROPPED); resynchronised")
+        }
+        source.onGone = { [unowned self] in try self.disconnected() }
+        source.start(in: driver, into: pipeline)
         Diagnostics.note("reading \(path) ('\(description.name)'); Ctrl-C to stop")
     }
 
@@ -182,31 +178,11 @@ final class StreamSession {
         }
     }
 
-    private func readable() throws {
-        guard let device, let pipeline else { return }
-        let batch: DeviceBatch
-        do throws(DeviceError) {
-            batch = try device.read()
-        } catch let error where error.code == .gone {
-            try disconnected()
-            return
-        } catch {
-            throw CLIError.runtime(error.description)
-        }
-        if batch.resyncs > 0 {
-            Diagnostics.note("\(device.path): events were dropped by the kernel (SYN_DROPPED); resynchronised")
-        }
-        for frame in batch.frames {
-            clock.observed(frame.time)
-            _ = try pipeline.consume(frame)
-        }
-    }
-
     private func disconnected() throws {
-        guard let device else { return }
-        let path = device.path
+        guard let source else { return }
+        let path = source.path
         try pipeline?.flush()
-        try output.removed(path: path, time: clock.now())
+        try output.removed(path: path, time: source.clock.now())
         close()
         if monitor == nil {
             throw CLIError.runtime("\(path) disappeared, and udev cannot be reached to wait for it to come back.")
@@ -219,9 +195,9 @@ final class StreamSession {
         for event in monitor.receive() {
             switch event {
             case .removed(let node):
-                if node == device?.path { try disconnected() }
+                if node == source?.path { try disconnected() }
             case .added(let node):
-                guard device == nil else { continue }
+                guard source == nil else { continue }
                 // Keyboards, mice and the like are skipped without a word, as in a scan.
                 guard let candidate = try DeviceDiscovery.inspect(node: node) else { continue }
                 if case .skipped = candidate.verdict { continue }
@@ -243,7 +219,7 @@ final class StreamSession {
 
     /// SIGHUP: close and open the same device again (a fresh description and state).
     func reopen() throws {
-        guard let path = device?.path else { return }
+        guard let path = source?.path else { return }
         try pipeline?.flush()
         close()
         Diagnostics.note("SIGHUP: reopening \(path)")
@@ -251,26 +227,17 @@ final class StreamSession {
     }
 
     /// Timed work: redraws, and ticks at the pipeline's deadlines (a contact becoming stable while nothing moves,
-    /// a reading held back by `--interval`). Returns the poll timeout in milliseconds: none at rest.
-    func due() throws -> Int32 {
+    /// a reading held back by `--interval`). Returns the microseconds until it is next due: none at rest.
+    func due() throws -> Int64? {
         let now = MonotonicClock.now()
         try output.idle(now: now)
-        var wait = output.idleDeadline(now: now)
-        if let pipeline, device != nil {
-            let deviceNow = clock.now()
-            _ = try pipeline.tickDeadlines(through: deviceNow)
-            if let deadline = pipeline.nextDeadline {
-                let untilDeadline = deadline.microseconds - deviceNow.microseconds
-                wait = Swift.min(wait ?? untilDeadline, untilDeadline)
-            }
-        }
-        return pollTimeout(microseconds: wait)
+        let wait = output.idleDeadline(now: now)
+        guard let source, case .within(let untilDeadline?) = try source.due() else { return wait }
+        return Swift.min(wait ?? untilDeadline, untilDeadline)
     }
 
     func close() {
-        if let deviceToken { driver.unwatch(deviceToken) }
-        deviceToken = nil
-        device?.close()
-        device = nil
+        source?.close()
+        source = nil
     }
 }
