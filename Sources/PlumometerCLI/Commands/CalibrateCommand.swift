@@ -133,7 +133,8 @@ enum CalibrateCommand {
     }
 }
 
-/// Where a calibration's device identity, range and (guided) readings come from.
+/// Where a calibration's device identity, range and (guided) readings come from: a live device or a recording,
+/// either played into the guided calibration's own ``FrameConsumer``.
 struct CalibrationSource {
     enum Origin {
         case device(LiveSource)
@@ -166,7 +167,7 @@ struct CalibrationSource {
                 // A recording that ends with a weight at rest: let the stability window pass.
                 _ = try player.play(until: player.lastTime.adding(seconds: 1), into: guide)
             }
-            if let failure = player.failure { throw CLIError.runtime(failure.description) }
+            if let failure = player.failure { throw failure }
         case .device(let source):
             defer { source.close() }
             let driver = try Driver()

@@ -23,6 +23,6 @@ enum DemoCommand {
             throw CLIError.runtime("the bundled demo recording describes no device.")
         }
         Diagnostics.note("replaying a recorded weighing session on '\(device.description.name)' (no hardware is read)")
-        try ReplaySession.play(device, settings: settings, pacing: pacing, format: arguments.value("format"))
+        try ReplayCommand.play(device, settings: settings, pacing: pacing, format: arguments.value("format"))
     }
 }

@@ -9,7 +9,7 @@ import PlumometerLinux
 /// consumer's deadlines: before a frame that comes later than one (as a recording is played) and when the poll
 /// loop wakes for one. A vanished device is reported to ``onGone``; every other failure propagates whole, as the
 /// bridge's ``DeviceError``, to the CLI's entry point.
-final class LiveSource {
+final class LiveSource: FrameSource {
     /// The open device.
     let device: EvdevDevice
     /// What rested on the device when it was opened, as a resync frame; nil when the surface was clear.
