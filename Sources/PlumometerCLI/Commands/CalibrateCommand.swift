@@ -205,10 +205,11 @@ enum CalibrateCommand {
     }
 }
 
-/// Where a calibration's device identity, range and (guided) readings come from.
+/// Where a calibration's device identity, range and (guided) readings come from: a live device or a recording,
+/// either played into the guided calibration's own ``FrameConsumer``.
 struct CalibrationSource {
     enum Origin {
-        case device(EvdevDevice)
+        case device(LiveSource)
         case recording(RecordedDevice)
     }
 
@@ -221,14 +222,11 @@ struct CalibrationSource {
             origin = .recording(device)
             description = device.description
         } else {
-            let path = try DeviceTarget(arguments.value(of: CalibrateCommand.Options.device)).resolve()
-            do throws(DeviceError) {
-                let device = try EvdevDevice(path: path)
-                origin = .device(device)
-                description = device.description
-            } catch {
-                throw CLIError.runtime(error.description)
-            }
+            let source = try LiveSource(
+                path: try DeviceTarget(arguments.value(of: CalibrateCommand.Options.device)).resolve()
+            )
+            origin = .device(source)
+            description = source.description
         }
     }
 
@@ -243,38 +241,13 @@ struct CalibrationSource {
                 // A recording that ends with a weight at rest: let the stability window pass.
                 _ = try player.play(until: player.lastTime.adding(seconds: 1), into: guide)
             }
-            if let failure = player.failure { throw CLIError.runtime(failure.description) }
-        case .device(let device):
-            defer { device.close() }
+            if let failure = player.failure { throw failure }
+        case .device(let source):
+            defer { source.close() }
             let driver = try Driver()
-            var clock = DeviceClock(deviceUsesMonotonic: device.usesMonotonicClock)
-            if let frame = device.initialFrame(), try guide.consume(frame) { return guide.points }
-            driver.watch(device.fileDescriptor) {
-                let batch: DeviceBatch
-                do throws(DeviceError) {
-                    batch = try device.read()
-                } catch {
-                    throw CLIError.runtime(error.description)
-                }
-                for frame in batch.frames {
-                    clock.observed(frame.time)
-                    if try guide.consume(frame) {
-                        driver.finish()
-                        return
-                    }
-                }
-            }
-            driver.work = {
-                // Ticks at the tracker's deadlines only: it has one once something is down, by which time the
-                // device's clock is known from its events.
-                let now = clock.now()
-                if try guide.tickDeadlines(through: now) {
-                    driver.finish()
-                    return 0
-                }
-                guard let deadline = guide.nextDeadline else { return -1 }
-                return pollTimeout(microseconds: deadline.microseconds - now.microseconds)
-            }
+            if let frame = source.initialFrame, try guide.consume(frame) { return guide.points }
+            source.start(in: driver, into: guide)
+            driver.work = { try source.due() }
             try driver.run()
             if driver.stoppedBySignal {
                 throw CLIError.runtime("calibration interrupted before every weight was captured; nothing was saved.")

@@ -42,11 +42,11 @@ enum DemoCommand {
             throw CLIError.runtime("the bundled demo recording describes no device.")
         }
         Diagnostics.note("replaying a recorded weighing session on '\(device.description.name)' (no hardware is read)")
-        try ReplaySession.play(
+        try ReplayCommand.play(
             device,
             settings: settings,
             pacing: pacing,
-            format: arguments.value(of: ReadingOptions.format)?.rawValue
+            format: try arguments.value(of: ReadingOptions.format)?.rawValue
         )
     }
 }

@@ -43,48 +43,37 @@ enum RecordCommand {
     static func run(_ arguments: ParsedArguments) throws {
         let duration = try arguments.value(of: Options.duration)
         let path = try DeviceTarget(arguments.value(of: Options.device)).resolve()
-        let device: EvdevDevice
-        do throws(DeviceError) {
-            device = try EvdevDevice(path: path, grab: arguments.flag(Options.grab))
-        } catch {
-            throw CLIError.runtime(error.description)
-        }
-        defer { device.close() }
+        let source = try LiveSource(path: path, grab: arguments.flag(Options.grab))
+        defer { source.close() }
         let sink: FileDescriptorWriter
         if let file = try arguments.value(of: Options.output), file != "-" {
             sink = try FileDescriptorWriter.create(file)
         } else {
             sink = FileDescriptorWriter.standardOutput()
         }
-        try sink.write(EvemuWriter.description(of: device.description))
-        let initial = device.initialFrame()
+        try sink.write(EvemuWriter.description(of: source.description))
+        let initial = source.initialFrame
         var start: EventTime?
         var eventCount = 0
         /// The state found at open, as events at the recording's time zero, so a replay starts where we did.
         func writeStart(at time: EventTime) throws {
             start = time
             guard let initial else { return }
-            for event in initialEvents(initial, description: device.description, at: time) {
+            for event in initialEvents(initial, description: source.description, at: time) {
                 try sink.write(EvemuWriter.eventLine(event, since: time) + "\n")
             }
         }
         let driver = try Driver()
         if sink.fileDescriptor == FileDescriptorWriter.standardOutput().fileDescriptor { driver.stopWhenOutputCloses() }
         let began = MonotonicClock.now()
-        driver.watch(device.fileDescriptor) {
-            let batch: DeviceBatch
-            do throws(DeviceError) {
-                batch = try device.read()
-            } catch let error where error.code == .gone {
-                Diagnostics.note("\(path) was removed; the recording ends here")
-                driver.finish()
-                return
-            } catch {
-                throw CLIError.runtime(error.description)
-            }
-            // One write per batch, not per event: a 16-finger pad at 1 kHz sends ~50,000 events a second.
+        source.onGone = {
+            Diagnostics.note("\(path) was removed; the recording ends here")
+            driver.finish()
+        }
+        source.onInputs = { inputs in
+            // One write per read, not per event: a 16-finger pad at 1 kHz sends ~50,000 events a second.
             var text = ""
-            for event in batch.events {
+            for event in inputs.compactMap(\.recordedEvent) {
                 if start == nil { try writeStart(at: event.time) }
                 text += EvemuWriter.eventLine(event, since: start ?? event.time)
                 text += "\n"
@@ -92,16 +81,13 @@ enum RecordCommand {
             }
             if !text.isEmpty { try sink.write(text) }
         }
+        source.start(in: driver, into: nil)
         driver.work = {
-            guard let duration else { return -1 }
+            guard let duration else { return .idle }
             let remaining = Int64(duration * 1_000_000) - (MonotonicClock.now().microseconds - began.microseconds)
-            if remaining <= 0 {
-                driver.finish()
-                return 0
-            }
-            return pollTimeout(microseconds: remaining)
+            return remaining <= 0 ? .finished : .within(remaining)
         }
-        Diagnostics.note("recording \(path) ('\(device.description.name)'); Ctrl-C to stop")
+        Diagnostics.note("recording \(path) ('\(source.description.name)'); Ctrl-C to stop")
         try driver.run()
         if start == nil, let initial {
             try writeStart(at: initial.time)
