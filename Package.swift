@@ -6,6 +6,7 @@
 //   CLibevdev, CLibudev      C modules: a module map and a shim header each, nothing else.
 //   PlumometerCore           pure Swift (standard library only): vocabulary, decoding, tracking, calibration.
 //   PlumometerRecording      pure Swift: evemu and `libinput record` readers, the evemu writer.
+//   PlumometerOutput         pure Swift: the line formats, number text, the live view's screen (golden-line tests).
 //   PlumometerLinux          the only Swift target that imports C: evdev devices, discovery, the reader loop.
 //   PlumometerCLI            options, commands, formatters, the live view; `plumometer` is its thin entry point.
 import PackageDescription
@@ -41,6 +42,8 @@ let package = Package(
         .target(name: "PlumometerRecording", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
         // The bundled demo recording: one generated file (scripts/make-demo-recording.py), kept out of the readers.
         .target(name: "PlumometerDemo", swiftSettings: strictSettings),
+        // Everything that turns readings into text, pure so golden-line tests run in milliseconds; the CLI writes it.
+        .target(name: "PlumometerOutput", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
         .target(
             name: "PlumometerLinux",
             dependencies: ["PlumometerCore", "CLibevdev", "CLibudev"],
@@ -48,7 +51,9 @@ let package = Package(
         ),
         .target(
             name: "PlumometerCLI",
-            dependencies: ["PlumometerCore", "PlumometerRecording", "PlumometerDemo", "PlumometerLinux"],
+            dependencies: [
+                "PlumometerCore", "PlumometerRecording", "PlumometerDemo", "PlumometerOutput", "PlumometerLinux",
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "plumometer", dependencies: ["PlumometerCLI"], swiftSettings: strictSettings),
@@ -70,6 +75,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "PlumometerCoreTests", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PlumometerOutputTests",
+            dependencies: ["PlumometerOutput", "PlumometerCore"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PlumometerRecordingTests",
             dependencies: ["PlumometerRecording", "PlumometerDemo", "PlumometerCore", "PlumometerTestSupport"],

@@ -1,4 +1,26 @@
 #!/usr/bin/python3
+"""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
 """plumometer's benchmarks: throughput against evtest and cat, the pure pipeline, idle cost, real-time load and
 latency, memory and a soak. Run by scripts/benchmark; see docs/performance.md for what each figure means.
 
@@ -12,6 +34,28 @@ umockdev's preload library; their CPU time is read with wait4() (user + system o
 spawned) and excludes this driver and umockdev's ioctl thread, which live in this process.
 
 Needs /usr/bin/python3 with gir1.2-umockdev-1.0 (scripts/install-deps.sh --test).
+"""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
 """
 
 import argparse
@@ -58,10 +102,64 @@ def log(message):
 # MARK: - The emulated device
 
 
-class Device:
-    """A umockdev testbed with one Magic Trackpad 2 whose event node is a FIFO this process writes."""
+# The helpers built from Benchmarks/*.c by build_helpers(): the preload that takes umockdev's per-read toll off
+# (direct_io.so) and the C floor reader (evdev_floor).
+HELPERS = {}
 
-    def __init__(self, work):
+
+class Device:
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""A umockdev testbed with one Magic Trackpad 2 whose event node is a FIFO this process writes.
+
+    toll="umockdev": the readers run with umockdev's preload alone, which sends every read() and write() of the
+    emulated node over a socket to the testbed (~60 us each). toll="bypass": direct_io.so is loaded ahead of it
+    and sends reads of the FIFO-backed node and writes to stdout/stderr straight to the kernel, for every reader
+    alike; open, ioctls and sysfs stay umockdev's."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
+
+    def __init__(self, work, toll="bypass"):
         description = umockdev_device.read_description(DESCRIPTION)
         umockdev_device.write_device(description, NODE, work)
         self.testbed = UMockdev.Testbed.new()
@@ -76,10 +174,57 @@ class Device:
         os.mkfifo(self.path)
         # Held open for reading and writing: the FIFO never reports a hang-up (a vanished device) to the reader.
         self.fd = os.open(self.path, os.O_RDWR)
-        self.environment = dict(os.environ, UMOCKDEV_DIR=root, LD_PRELOAD="libumockdev-preload.so.0")
+        preload = "libumockdev-preload.so.0"
+        if toll == "bypass":
+            preload = HELPERS["direct_io"] + ":" + preload
+        self.environment = dict(os.environ, UMOCKDEV_DIR=root, LD_PRELOAD=preload)
 
     def pending(self):
-        """Bytes written but not yet read."""
+        """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""Bytes written but not yet read."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
         count = array.array("i", [0])
         fcntl.ioctl(self.fd, termios.FIONREAD, count)
         return count[0]
@@ -94,7 +239,51 @@ class Device:
 
 
 def encode(frames, seconds=1, microseconds=0):
-    """Every event of `frames` as input_event bytes with one timestamp."""
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""Every event of `frames` as input_event bytes with one timestamp."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
     data = bytearray()
     pack = EVENT.pack
     count = 0
@@ -109,7 +298,51 @@ def encode(frames, seconds=1, microseconds=0):
 
 
 def cpu_seconds(pid):
-    """utime + stime of a live process, from /proc/PID/stat."""
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""utime + stime of a live process, from /proc/PID/stat."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
     with open("/proc/%d/stat" % pid) as handle:
         fields = handle.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
@@ -132,7 +365,51 @@ def write_calls(pid):
 
 
 def wait_until_idle(pid, quiet=0.3, limit=600):
-    """Waits until the process has used no CPU for `quiet` seconds (it finished what it was given)."""
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""Waits until the process has used no CPU for `quiet` seconds (it finished what it was given)."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
     deadline = time.monotonic() + limit
     last = cpu_seconds(pid)
     while time.monotonic() < deadline:
@@ -145,7 +422,51 @@ def wait_until_idle(pid, quiet=0.3, limit=600):
 
 
 def stop(process):
-    """SIGTERM, then the exact rusage of the process (and anything it spawned) from wait4."""
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""SIGTERM, then the exact rusage of the process (and anything it spawned) from wait4."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
     process.send_signal(signal.SIGTERM)
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
@@ -160,7 +481,51 @@ def start(device, command, stdout=subprocess.DEVNULL):
 
 
 def wait_for_open(process, path, limit=20):
-    """Waits until the reader has the node open (its /proc/PID/fd links to it)."""
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""Waits until the reader has the node open (its /proc/PID/fd links to it)."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -181,68 +546,505 @@ def wait_for_open(process, path, limit=20):
 # MARK: - Throughput
 
 
-def throughput(arguments, binary, work):
-    frames = arguments.frames
-    data, events = encode(evemu_stream.frames(frames, arguments.contacts))
-    log("throughput: %d frames, %d contacts, %d events (%.1f MB)" % (frames, arguments.contacts, events,
-                                                                    len(data) / 1e6))
-    readers = [
-        ("cat", ["/bin/cat", NODE]),
-        ("evtest", ["/usr/bin/evtest", NODE]),
-        ("plumometer", [binary, "--device", NODE, "--format", "jsonl", "--quiet"]),
+def build_helpers(work):
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""Compiles direct_io.so and evdev_floor from Benchmarks/*.c (gcc and libevdev-dev: build dependencies)."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
+    preload = os.path.join(work, "direct_io.so")
+    floor = os.path.join(work, "evdev_floor")
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libevdev"], capture_output=True, text=True,
+                           check=True).stdout.split()
+    subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", preload, os.path.join(HERE, "direct_io.c"), "-ldl"],
+                   check=True)
+    subprocess.run(["gcc", "-O2", "-o", floor, os.path.join(HERE, "evdev_floor.c")] + flags, check=True)
+    HELPERS.update(direct_io=preload, floor=floor)
+
+
+def io_counter(pid, key):
+    with open("/proc/%d/io" % pid) as handle:
+        for line in handle:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def readers(binary):
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""Every reader of one stream, with how to prove from its output that it saw all of it.
+
+    `expect(frames, events)` gives the exact count of `count(output)` for a reader that read everything."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
+    return [
+        ("cat", ["/bin/cat", NODE], lambda out: os.path.getsize(out), lambda frames, events: events * EVENT_SIZE),
+        ("evtest", ["/usr/bin/evtest", NODE], lambda out: count_lines(out, b"Event: time"),
+         lambda frames, events: events),
+        ("libinput-record", ["/usr/bin/libinput", "record", NODE], lambda out: count_lines(out, b"    - ["),
+         lambda frames, events: events),
+        ("C floor", [HELPERS["floor"], NODE], lambda out: count_lines(out, b""), lambda frames, events: frames),
+        ("plumometer", [binary, "--device", NODE, "--format", "jsonl", "--quiet"],
+         lambda out: count_lines(out, b'{"type":"frame"'), lambda frames, events: frames),
     ]
+
+
+def count_lines(path, prefix):
+    count = 0
+    with open(path, "rb") as handle:
+        for line in handle:
+            if line.startswith(prefix):
+                count += 1
+    return count
+
+
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def output_directory(work):
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""Readers write their output to files in memory where there is /dev/shm (the same cost for every reader)."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
+    shm = "/dev/shm"
+    if os.path.isdir(shm) and os.access(shm, os.W_OK):
+        return tempfile.mkdtemp(prefix="plumometer-benchmark-", dir=shm)
+    return work
+
+
+def throughput_run(arguments, binary, work, contacts, toll):
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""One stream through every reader, interleaved: round r starts with reader r (A B C, B C A, ...)."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
+    frames = arguments.frames
+    data, events = encode(evemu_stream.frames(frames, contacts))
+    log("throughput (%s toll): %d frames x %d contacts = %d events (%.1f MB)" % (
+        toll, frames, contacts, events, len(data) / 1e6))
+    chosen = readers(binary)
     results = {}
+    outputs = output_directory(work)
     for round_index in range(arguments.rounds):
-        for name, command in readers:
-            device = Device(os.path.join(work, "throughput-%s-%d" % (name, round_index)))
-            process = start(device, command)
+        order = chosen[round_index % len(chosen):] + chosen[:round_index % len(chosen)]
+        for name, command, count, expect in order:
+            device = Device(os.path.join(work, "throughput-%s-%d-%d-%s" % (toll, contacts, round_index,
+                                                                             name.replace(" ", "-"))), toll)
+            out = os.path.join(outputs, "out")
+            with open(out, "wb") as sink:
+                process = start(device, command, stdout=sink)
             wait_for_open(process, device.path)
             time.sleep(0.2)  # let the reader finish its setup and block in read/poll
             before = cpu_seconds(process.pid)
+            read_before = io_counter(process.pid, "rchar")
             began = time.monotonic()
             device.write(data)
             while device.pending() > 0:
+                if process.poll() is not None:
+                    raise RuntimeError("%s died while reading: %s" % (name, process.stderr.read().decode()))
                 time.sleep(0.005)
             wait_until_idle(process.pid)
             wall = time.monotonic() - began
             during = cpu_seconds(process.pid) - before
-            writes = write_calls(process.pid)
+            read_bytes = io_counter(process.pid, "rchar") - read_before
             peak = status_kib(process.pid, "VmHWM")
             usage = stop(process)
-            error = process.stderr.read().decode()
             device.close()
-            if name == "plumometer":
-                if process.returncode != 0 or error.strip():
-                    raise RuntimeError("plumometer failed (%s): %s" % (process.returncode, error))
-                # One write per line: the device record, then one line per frame.
-                if writes < frames + 1:
-                    raise RuntimeError("plumometer wrote %d lines for %d frames" % (writes, frames))
-            total = usage.ru_utime + usage.ru_stime
-            result = results.setdefault(name, {"total": [], "during": [], "wall": [], "peak_kib": 0})
-            result["total"].append(total)
+            error = process.stderr.read().decode()
+            # Proof that the reader read the whole stream and said something for all of it: a benchmark of a
+            # reader that stopped early measures nothing.
+            got, wanted = count(out), expect(frames, events)
+            os.unlink(out)
+            if read_bytes < len(data):
+                raise RuntimeError("%s read %d of %d bytes" % (name, read_bytes, len(data)))
+            if got != wanted:
+                raise RuntimeError("%s wrote %d records for a stream that needs %d (%s)" % (name, got, wanted,
+                                                                                            error.strip()))
+            result = results.setdefault(name, {"during": [], "total": [], "wall": [], "peak_kib": 0})
             result["during"].append(during)
+            result["total"].append(usage.ru_utime + usage.ru_stime)
             result["wall"].append(wall)
             # VmHWM, not ru_maxrss: a child forked from this Python process starts with its RSS on the books.
             result["peak_kib"] = max(result["peak_kib"], peak)
-            log("  %-10s %.3f s CPU (%.3f s while events flowed), %.2f s wall" % (name, total, during, wall))
-    summary = {"frames": frames, "contacts": arguments.contacts, "events": events, "readers": {}}
+            log("  %-16s %.3f s CPU while events flowed, %.2f s wall, %d records checked" % (
+                name, during, wall, got))
+    if outputs != work:
+        os.rmdir(outputs)
+    summary = {"frames": frames, "contacts": contacts, "events": events, "toll": toll, "readers": {}}
+    cat = median(results["cat"]["during"])
+    evtest = median(results["evtest"]["during"]) - cat
     for name, result in results.items():
-        best = min(result["during"])
+        during = median(result["during"])
         summary["readers"][name] = {
-            "cpu_s": min(result["total"]),
-            "cpu_s_during_stream": best,
-            "cpu_s_per_million_events": best / events * 1e6,
-            "all_rounds_during_stream": result["during"],
-            "wall_s": min(result["wall"]),
+            "cpu_s_median": during,
+            "cpu_s_range": [min(result["during"]), max(result["during"])],
+            "cpu_us_per_frame_net_of_cat": (during - cat) / frames * 1e6,
+            "ratio_to_evtest_net_of_cat": (during - cat) / max(evtest, 1e-9),
+            "all_rounds": result["during"],
+            "wall_s_median": median(result["wall"]),
             "peak_rss_kib": result["peak_kib"],
         }
-    readers = summary["readers"]
-    cat = readers["cat"]["cpu_s_during_stream"]
-    above_cat = lambda name: readers[name]["cpu_s_during_stream"] - cat  # noqa: E731
-    summary["plumometer_minus_cat_over_evtest_minus_cat"] = above_cat("plumometer") / max(above_cat("evtest"), 1e-9)
-    summary["plumometer_over_evtest"] = readers["plumometer"]["cpu_s_during_stream"] / max(
-        readers["evtest"]["cpu_s_during_stream"], 1e-9)
     return summary
+
+
+def throughput(arguments, binary, work):
+    tolls = ["bypass", "umockdev"] if arguments.toll == "both" else [arguments.toll]
+    runs = []
+    for toll in tolls:
+        for contacts in arguments.contacts:
+            runs.append(throughput_run(arguments, binary, work, contacts, toll))
+    return {"runs": runs}
+
+
+# MARK: - Start-up
+
+
+def spawn_wall(command, environment=None, until_line=False):
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""Seconds from spawn to exit (or to the first stdout line) of `command`."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
+    began = time.monotonic()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                               env=environment)
+    if until_line:
+        process.stdout.readline()
+        elapsed = time.monotonic() - began
+        process.send_signal(signal.SIGTERM)
+        process.wait()
+        return elapsed
+    process.stdout.read()
+    process.wait()
+    return time.monotonic() - began
+
+
+def peak_rss_kib(command, work, environment=None):
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""The peak RSS of a short run, through GNU time (whose own small RSS is what the child inherits at fork)."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
+    report = os.path.join(work, "startup.time")
+    subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report] + command, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=environment)
+    with open(report) as handle:
+        return int(handle.read().split()[-1])
+
+
+def startup(arguments, binary, work):
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""Start-up: `--version`, and spawn to the first device record on a device, net of spawning /bin/true."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
+    runs = arguments.startup_runs
+    true = median([spawn_wall(["/bin/true"]) for _ in range(runs)])
+    version = median([spawn_wall([binary, "--version"]) for _ in range(runs)])
+    evtest = median([spawn_wall(["/usr/bin/evtest", "--version"]) for _ in range(runs)])
+    device = Device(os.path.join(work, "startup"))
+    reader = [binary, "--device", NODE, "-f", "jsonl", "--quiet"]
+    first = median([spawn_wall(reader, device.environment, True) for _ in range(runs)])
+    umockdev_only = median([spawn_wall(["/bin/true"], device.environment) for _ in range(runs)])
+    device.close()
+    result = {
+        "runs": runs,
+        "true_ms": true * 1e3,
+        "version_ms_net_of_true": (version - true) * 1e3,
+        "version_rss_kib": peak_rss_kib([binary, "--version"], work),
+        "evtest_version_ms_net_of_true": (evtest - true) * 1e3,
+        "evtest_rss_kib": peak_rss_kib(["/usr/bin/evtest", "--version"], work),
+        "first_record_ms_net_of_umockdev_true": (first - umockdev_only) * 1e3,
+    }
+    log("start-up: --version %.2f ms (%.1f MB), first device record %.2f ms (net of the same spawn of "
+        "/bin/true)" % (result["version_ms_net_of_true"], result["version_rss_kib"] / 1024,
+                         result["first_record_ms_net_of_umockdev_true"]))
+    return result
 
 
 # MARK: - Replay
@@ -251,7 +1053,7 @@ def throughput(arguments, binary, work):
 def replay(arguments, binary, work):
     path = os.path.join(work, "throughput.evemu")
     events, frames = evemu_stream.write_stream(
-        path, arguments.frames, arguments.contacts, 1000, True, description=DESCRIPTION
+        path, arguments.frames, arguments.contacts[0], 1000, True, description=DESCRIPTION
     )
     best = None
     for _ in range(arguments.rounds):
@@ -284,7 +1086,141 @@ def replay(arguments, binary, work):
     return best
 
 
+def replay_large(arguments, binary, work):
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""Memory of `replay --fast` on a recording of --large-mb megabytes: it must not grow with the file."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
+    path = os.path.join(work, "large.evemu")
+    sample = os.path.join(work, "sample.evemu")
+    evemu_stream.write_stream(sample, 1000, arguments.contacts[0], 1000, False)
+    per_frame = os.path.getsize(sample) / 1000
+    os.unlink(sample)
+    frames = int(arguments.large_mb * 1e6 / per_frame)
+    log("replay, large file: writing %d frames (%.0f MB)..." % (frames, arguments.large_mb))
+    events, frames = evemu_stream.write_stream(path, frames, arguments.contacts[0], 1000, False,
+                                               description=DESCRIPTION)
+    size = os.path.getsize(path)
+    report = os.path.join(work, "large.time")
+    began = time.monotonic()
+    player = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", report, binary, "replay", "--fast", "-f", "jsonl",
+                               path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    counter = subprocess.Popen(["grep", "-c", '^{"type":"frame"'], stdin=player.stdout, stdout=subprocess.PIPE)
+    player.stdout.close()
+    counted = int(counter.communicate()[0].decode().strip() or 0)
+    error = player.stderr.read().decode()
+    status = player.wait()
+    wall = time.monotonic() - began
+    os.unlink(path)
+    if status != 0 or counted != frames:
+        raise RuntimeError("large replay: status %d, %d of %d frames: %s" % (status, counted, frames, error))
+    with open(report) as handle:
+        peak = int(handle.read().split()[-1])
+    log("replay, large file: %.0f MB, %d frames in %.1f s, peak RSS %.1f MB" % (size / 1e6, frames, wall,
+                                                                               peak / 1024))
+    return {"file_mb": size / 1e6, "frames": frames, "events": events, "wall_s": wall, "peak_rss_kib": peak}
+
+
 # MARK: - Idle
+
+
+def context_switches(pid):
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""Voluntary + involuntary context switches of every thread of a process: each one is a wake-up."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
+    total = 0
+    for task in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/status" % (pid, task)) as handle:
+                for line in handle:
+                    if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")):
+                        total += int(line.split()[1])
+        except OSError:
+            continue
+    return total
 
 
 def idle(arguments, binary, work):
@@ -294,9 +1230,11 @@ def idle(arguments, binary, work):
     wait_for_open(process, device.path)
     time.sleep(0.2)
     before = cpu_seconds(process.pid)
+    switches_before = context_switches(process.pid)
     began = time.monotonic()
     time.sleep(arguments.idle_seconds)
     during = cpu_seconds(process.pid) - before
+    wakeups = context_switches(process.pid) - switches_before
     elapsed = time.monotonic() - began
     peak = status_kib(process.pid, "VmHWM")
     usage = stop(process)
@@ -305,10 +1243,10 @@ def idle(arguments, binary, work):
         "seconds": elapsed,
         "cpu_s_while_idle": during,
         "cpu_s_total_with_startup": usage.ru_utime + usage.ru_stime,
-        "wakeups": usage.ru_nvcsw + usage.ru_nivcsw,
+        "wakeups_while_idle": wakeups,
         "peak_rss_kib": peak,
     }
-    log("idle: %.4f s CPU in %.1f s" % (during, elapsed))
+    log("idle: %.4f s CPU and %d wake-ups in %.1f s" % (during, wakeups, elapsed))
     return result
 
 
@@ -316,10 +1254,54 @@ def idle(arguments, binary, work):
 
 
 def paced_write(device, frames, interval):
-    """Writes one frame per interval, each stamped with CLOCK_REALTIME just before its write.
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""Writes one frame per interval, each stamped with CLOCK_REALTIME just before its write.
 
     Returns the seconds taken and how many writes were more than one interval behind their schedule (this
-    process was not scheduled in time: the machine, not the reader, was busy)."""
+    process was not scheduled in time: the machine, not the reader, was busy)."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
     late_writes = 0
     pack = EVENT.pack
     start_time = time.monotonic() + 0.05
@@ -340,7 +1322,51 @@ def paced_write(device, frames, interval):
 
 
 def realtime_baseline(arguments, name, command, work):
-    """CPU of a reader that does not decode (cat) or only prints (evtest) under the same 1 kHz load."""
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""CPU of a reader that does not decode (cat) or only prints (evtest) under the same 1 kHz load."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
     seconds = min(arguments.realtime_seconds, 10)
     frames = list(evemu_stream.frames(int(seconds * arguments.rate), arguments.realtime_contacts))
     device = Device(os.path.join(work, "realtime-" + name))
@@ -360,7 +1386,51 @@ def realtime_baseline(arguments, name, command, work):
 
 
 def realtime(arguments, binary, work):
-    """1 kHz reports of 16 contacts, each frame stamped with CLOCK_REALTIME just before it is written."""
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""1 kHz reports of 16 contacts, each frame stamped with CLOCK_REALTIME just before it is written."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
     rate = arguments.rate
     interval = 1.0 / rate
     count = int(arguments.realtime_seconds * rate)
@@ -410,6 +1480,7 @@ def realtime(arguments, binary, work):
         "seconds": elapsed,
         "cpu_s": during,
         "cpu_percent_of_one_core": during / elapsed * 100,
+        "cpu_us_per_report_interval": during / count * 1e6,
         "latency_ms": {"p50": pick(0.5) * 1e3, "p99": pick(0.99) * 1e3, "p999": pick(0.999) * 1e3,
                        "max": latencies[-1] * 1e3},
         "frames_later_than_one_interval": sum(1 for value in latencies if value > interval),
@@ -430,7 +1501,51 @@ def realtime(arguments, binary, work):
 
 
 def soak(arguments, binary, work):
-    """Many frames through the live path, RSS sampled as they flow."""
+    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""Many frames through the live path, RSS sampled as they flow."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
+pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+scripts/benchmark; see docs/performance.md for what each figure means.
+
+Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
+answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
+umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
+0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
+second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
+PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
+
+umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
+which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
+it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
+"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
+flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
+read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
+one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
+does not is an error, not a figure.
+
+Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
+(scripts/benchmark installs what is missing).
+"""
     total = arguments.soak_frames
     block = 10_000
     device = Device(os.path.join(work, "soak"))
@@ -438,7 +1553,7 @@ def soak(arguments, binary, work):
     wait_for_open(process, device.path)
     time.sleep(0.2)
     samples = []
-    generator = evemu_stream.frames(total, arguments.contacts)
+    generator = evemu_stream.frames(total, arguments.contacts[0])
     written = 0
     began = time.monotonic()
     while written < total:
@@ -462,7 +1577,7 @@ def soak(arguments, binary, work):
     warm = [rss for frames, rss in samples if frames >= total // 10]
     result = {
         "frames": total,
-        "contacts": arguments.contacts,
+        "contacts": arguments.contacts[0],
         "seconds": elapsed,
         "cpu_s": usage.ru_utime + usage.ru_stime,
         "rss_kib_after_warmup_first": warm[0],
@@ -502,19 +1617,26 @@ def table(results):
     m = results["machine"]
     add("machine: %s, %d CPUs, Linux %s, %s" % (m["cpu"], m["nproc"], m["kernel"], m["swift"]))
     add("load average at start: %.2f %.2f %.2f" % tuple(m["load_average_at_start"]))
-    if "throughput" in results:
-        t = results["throughput"]
+    for run in results.get("throughput", {}).get("runs", []):
         add("")
-        add("throughput: %d frames x %d moving contacts = %d events, one burst through umockdev" % (
-            t["frames"], t["contacts"], t["events"]))
-        add("  %-11s %12s %14s %10s %10s" % ("reader", "CPU s", "CPU s/M events", "wall s", "peak RSS"))
-        for name in ("cat", "evtest", "plumometer"):
-            r = t["readers"][name]
-            add("  %-11s %12.3f %14.3f %10.2f %7.1f MB" % (
-                name, r["cpu_s_during_stream"], r["cpu_s_per_million_events"], r["wall_s"],
-                r["peak_rss_kib"] / 1024))
-        add("  (plumometer - cat) / (evtest - cat) = %.2f   plumometer / evtest = %.2f" % (
-            t["plumometer_minus_cat_over_evtest_minus_cat"], t["plumometer_over_evtest"]))
+        add("throughput, %s toll: %d frames x %d moving contacts = %d events, one burst; medians of %d "
+            "interleaved rounds, net of cat" % (run["toll"], run["frames"], run["contacts"], run["events"],
+                                                len(run["readers"]["cat"]["all_rounds"])))
+        add("  %-16s %10s %18s %13s %14s %10s" % ("reader", "CPU s", "range", "us/frame net", "x evtest net",
+                                                  "peak RSS"))
+        for name in ("cat", "evtest", "libinput-record", "C floor", "plumometer"):
+            r = run["readers"][name]
+            add("  %-16s %10.3f %8.3f..%-8.3f %13.2f %14.2f %7.1f MB" % (
+                name, r["cpu_s_median"], r["cpu_s_range"][0], r["cpu_s_range"][1],
+                r["cpu_us_per_frame_net_of_cat"], r["ratio_to_evtest_net_of_cat"], r["peak_rss_kib"] / 1024))
+    if "startup" in results:
+        s = results["startup"]
+        add("")
+        add("start-up (medians of %d, net of spawning /bin/true the same way): --version %.2f ms, %.1f MB; "
+            "evtest --version %.2f ms, %.1f MB; spawn to the first device record (umockdev) %.2f ms" % (
+                s["runs"], s["version_ms_net_of_true"], s["version_rss_kib"] / 1024,
+                s["evtest_version_ms_net_of_true"], s["evtest_rss_kib"] / 1024,
+                s["first_record_ms_net_of_umockdev_true"]))
     if "replay" in results:
         r = results["replay"]
         add("")
@@ -522,22 +1644,28 @@ def table(results):
             "%.0f frames/s, peak RSS %.1f MB (file %.0f MB)" % (
                 r["cpu_s"], r["events"], r["cpu_s_per_million_events"], r["frames_per_wall_second"],
                 r["peak_rss_kib"] / 1024, r["file_mb"]))
+    if "replay_large" in results:
+        r = results["replay_large"]
+        add("")
+        add("replay --fast of a %.0f MB recording: %d frames, all counted, in %.1f s; peak RSS %.1f MB" % (
+            r["file_mb"], r["frames"], r["wall_s"], r["peak_rss_kib"] / 1024))
     if "idle" in results:
         i = results["idle"]
         add("")
-        add("idle: %.1f ms CPU in %.1f s attached to a silent device (startup included: %.1f ms), "
-            "peak RSS %.1f MB" % (i["cpu_s_while_idle"] * 1e3, i["seconds"], i["cpu_s_total_with_startup"] * 1e3,
-                                  i["peak_rss_kib"] / 1024))
+        add("idle: %.1f ms CPU and %d wake-ups in %.1f s attached to a silent device (startup included: %.1f ms), "
+            "peak RSS %.1f MB" % (i["cpu_s_while_idle"] * 1e3, i["wakeups_while_idle"], i["seconds"],
+                                  i["cpu_s_total_with_startup"] * 1e3, i["peak_rss_kib"] / 1024))
     if "realtime" in results:
         r = results["realtime"]
         lat = r["latency_ms"]
         add("")
-        add("real time: %d Hz x %d contacts for %.1f s: %.2f%% of one core; latency event->line read: "
-            "p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms; %d of %d frames later than %.1f ms "
-            "(driver writes late: %d); peak RSS %.1f MB" % (
-                r["rate_hz"], r["contacts"], r["seconds"], r["cpu_percent_of_one_core"], lat["p50"], lat["p99"],
-                lat["p999"], lat["max"], r["frames_later_than_one_interval"], r["frames"], 1000 / r["rate_hz"],
-                r["driver_writes_later_than_one_interval"], r["peak_rss_kib"] / 1024))
+        add("real time (bypass toll): %d Hz x %d contacts for %.1f s: %.1f us CPU per %.1f ms report interval "
+            "(%.2f%% of one core); latency event->line read: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms; "
+            "%d of %d frames later than one interval (driver writes late: %d); peak RSS %.1f MB" % (
+                r["rate_hz"], r["contacts"], r["seconds"], r["cpu_us_per_report_interval"], 1000 / r["rate_hz"],
+                r["cpu_percent_of_one_core"], lat["p50"], lat["p99"], lat["p999"], lat["max"],
+                r["frames_later_than_one_interval"], r["frames"], r["driver_writes_later_than_one_interval"],
+                r["peak_rss_kib"] / 1024))
         add("  same load, other readers: cat %.2f%%, evtest %.2f%% of one core" % (
             r["baseline_cpu_percent"]["cat"], r["baseline_cpu_percent"]["evtest"]))
     if "soak" in results:
@@ -550,23 +1678,33 @@ def table(results):
     return "\n".join(lines)
 
 
+SECTIONS = ["throughput", "startup", "replay", "replay_large", "idle", "realtime", "soak"]
+
+
 def main():
     parser = argparse.ArgumentParser(description="plumometer benchmarks (see docs/performance.md)")
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build/release/plumometer"))
     parser.add_argument("--frames", type=int, default=100_000, help="throughput frames (default 100000)")
-    parser.add_argument("--contacts", type=int, default=5, help="throughput contacts (default 5)")
-    parser.add_argument("--rounds", type=int, default=3, help="throughput rounds, best taken (default 3)")
+    parser.add_argument("--contacts", type=int, action="append",
+                        help="throughput contacts, repeatable (default: 5 and 16)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved throughput rounds, median taken (default 3)")
+    parser.add_argument("--toll", choices=["bypass", "umockdev", "both"], default="both",
+                        help="umockdev's per-read toll: taken off by direct_io.so, kept, or both (default)")
+    parser.add_argument("--startup-runs", type=int, default=21)
+    parser.add_argument("--large-mb", type=float, default=1000, help="size of the large replay (default 1000 MB)")
     parser.add_argument("--idle-seconds", type=float, default=10)
     parser.add_argument("--rate", type=float, default=1000)
     parser.add_argument("--realtime-seconds", type=float, default=30)
     parser.add_argument("--realtime-contacts", type=int, default=16)
     parser.add_argument("--soak-frames", type=int, default=1_000_000)
-    parser.add_argument("--only", action="append", choices=["throughput", "replay", "idle", "realtime", "soak"])
+    parser.add_argument("--only", action="append", choices=SECTIONS)
     parser.add_argument("--json", help="also write the results as JSON to this file")
     arguments = parser.parse_args()
-    chosen = arguments.only or ["throughput", "replay", "idle", "realtime", "soak"]
+    arguments.contacts = arguments.contacts or [5, 16]
+    chosen = arguments.only or SECTIONS
     results = {"machine": machine()}
     with tempfile.TemporaryDirectory(prefix="plumometer-benchmark-") as work:
+        build_helpers(work)
         for name in chosen:
             results[name] = globals()[name](arguments, arguments.binary, work)
     if arguments.json:

@@ -44,28 +44,34 @@ def shared_root():
 
 
 def recordings():
-    """(key, argv prefix, option sets) for every run, in a stable order."""
-    runs = [("demo", ["demo", "--fast"], WIDE)]
+    """(key, working directory, argv prefix, option sets) for every run, in a stable order.
+
+    A recording's path is in its output (the `device` field), so each is named relative to a directory that does
+    not depend on where the checkout is: the package root for ours, the fixtures directory for the shared ones."""
+    runs = [("demo", ROOT, ["demo", "--fast"], WIDE)]
     for path in sorted((ROOT / "Tests" / "Fixtures" / "CLI").glob("*.evemu")):
-        runs.append(("project:CLI/" + path.name, ["replay", "--fast", str(path)], WIDE))
+        runs.append(("project:CLI/" + path.name, ROOT, ["replay", "--fast", str(path.relative_to(ROOT))], WIDE))
     for path in sorted((ROOT / "Tests" / "Fixtures" / "Recordings").glob("*.yml")):
         # A libinput recording may hold several devices: each is chosen with -d.
         picks = [["-d", "0", "-f", "jsonl"]] + [["-d", "1"] + options for options in COMMON]
-        runs.append(("project:Recordings/" + path.name, ["replay", "--fast", str(path)], picks))
+        relative = str(path.relative_to(ROOT))
+        runs.append(("project:Recordings/" + path.name, ROOT, ["replay", "--fast", relative], picks))
     shared = shared_root()
     if shared:
         for path in sorted(shared.rglob("*")):
             if path.suffix in (".evemu", ".events"):
-                key = "shared:" + str(path.relative_to(shared))
-                runs.append((key, ["replay", "--fast", str(path)], COMMON))
+                relative = str(path.relative_to(shared))
+                runs.append(("shared:" + relative, shared, ["replay", "--fast", relative], COMMON))
     return runs
 
 
-def run(binary, argv, scratch):
+def run(binary, argv, scratch, directory):
     env = dict(os.environ)
     env["XDG_CONFIG_HOME"] = scratch  # no saved profile of this machine changes grams
     env.pop("NO_COLOR", None)
-    result = subprocess.run([binary] + argv, stdin=subprocess.DEVNULL, capture_output=True, env=env, timeout=120)
+    result = subprocess.run(
+        [binary] + argv, stdin=subprocess.DEVNULL, capture_output=True, env=env, timeout=120, cwd=directory
+    )
     digest = hashlib.sha256(result.stdout).hexdigest()
     return result.returncode, result.stdout.count(b"\n"), digest
 
@@ -84,9 +90,10 @@ def main():
 
     scratch = tempfile.mkdtemp(prefix="plumometer-golden-")
     rows = {}
-    for key, prefix, option_sets in recordings():
+    binary = os.path.abspath(args.binary)
+    for key, directory, prefix, option_sets in recordings():
         for options in option_sets:
-            status, lines, digest = run(args.binary, prefix + options, scratch)
+            status, lines, digest = run(binary, prefix + options, scratch, directory)
             rows[(key, " ".join(options))] = (str(status), str(lines), digest)
 
     if args.update:

@@ -6,9 +6,12 @@ set -euo pipefail
 packages=(pkg-config libevdev-dev libinput-dev libudev-dev)
 if [[ "${1:-}" == "--test" ]]; then
     # umockdev emulates /dev/input/eventN for the bridge and CLI tests; evemu-tools and evtest are used to check
-    # that our recordings are accepted by evemu-play and as a benchmark baseline. udev brings `udevadm test` and
-    # its input_id builtin, which test udev/70-plumometer.rules (Tests/Scripts/udev_rule_test.py).
-    packages+=(umockdev libumockdev-dev python3 python3-gi gir1.2-umockdev-1.0 evemu-tools evtest udev)
+    # that our recordings are accepted by evemu-play and as a benchmark baseline. man-db and groff-base render
+    # the manual page; bash, zsh and fish check the completion scripts. udev brings `udevadm test` and its
+    # input_id builtin, which test udev/70-plumometer.rules (Tests/Scripts/udev_rule_test.py).
+    packages+=(umockdev libumockdev-dev python3 python3-gi gir1.2-umockdev-1.0 evemu-tools evtest)
+    packages+=(man-db groff-base bash zsh fish)
+    packages+=(udev)
 fi
 
 # Ask dpkg which are missing: nothing is assumed, but a machine that has them all needs no root, no network.

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Installs plumometer: the binary, the udev rule that lets the seat's user read pressure devices, and the
-# systemd user units. Then reloads udev so the rule applies to devices already plugged in.
+# Installs plumometer: the binary, the udev rule that lets the seat's user read pressure devices, the systemd
+# user units, the manual page and the bash/zsh/fish completions. Then reloads udev for devices already plugged in.
 #
 #   scripts/install.sh [--prefix DIR] [--destdir DIR] [--user-units] [--binary FILE] [--dry-run]
 #
@@ -22,7 +22,7 @@ binary=
 dry_run=0
 here=$(cd "$(dirname "$0")/.." && pwd)
 
-usage() { sed -n '5,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '5,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) [ $# -ge 2 ] || usage; prefix=$2; shift 2 ;;
@@ -74,6 +74,28 @@ for unit in plumometer.service plumometer@.service; do
 done
 run install -D -m 0644 "$here/docs/permissions.md" "$destdir$prefix/share/doc/plumometer/permissions.md"
 run install -D -m 0644 "$here/docs/background-service.md" "$destdir$prefix/share/doc/plumometer/background-service.md"
+
+# The manual page and the completion scripts, written by the binary from the tables behind its --help (so they
+# cannot drift from it), into the directories man, bash-completion, zsh and fish search under the prefix.
+generate() { # generate FILE COMMAND...: COMMAND's stdout becomes FILE (mode 0644); it must write something
+    file=$1
+    shift
+    echo "+ $* > $file"
+    [ "$dry_run" = 0 ] || return 0
+    mkdir -p "$(dirname "$file")"
+    "$@" > "$file.tmp"
+    if [ ! -s "$file.tmp" ]; then
+        rm -f "$file.tmp"
+        echo "install.sh: '$*' wrote nothing; is $binary plumometer?" >&2
+        exit 1
+    fi
+    chmod 0644 "$file.tmp"
+    mv "$file.tmp" "$file"
+}
+generate "$destdir$prefix/share/man/man1/plumometer.1" "$binary" help --man
+generate "$destdir$prefix/share/bash-completion/completions/plumometer" "$binary" completions bash
+generate "$destdir$prefix/share/zsh/site-functions/_plumometer" "$binary" completions zsh
+generate "$destdir$prefix/share/fish/vendor_completions.d/plumometer.fish" "$binary" completions fish
 
 if [ -n "$destdir" ]; then
     echo "staged under $destdir: not reloading udev or systemd"

@@ -36,7 +36,11 @@ run rm -f "$destdir$prefix/bin/plumometer" \
     "$destdir$unitdir/plumometer.service" \
     "$destdir$unitdir/plumometer@.service" \
     "$destdir$prefix/share/doc/plumometer/permissions.md" \
-    "$destdir$prefix/share/doc/plumometer/background-service.md"
+    "$destdir$prefix/share/doc/plumometer/background-service.md" \
+    "$destdir$prefix/share/man/man1/plumometer.1" \
+    "$destdir$prefix/share/bash-completion/completions/plumometer" \
+    "$destdir$prefix/share/zsh/site-functions/_plumometer" \
+    "$destdir$prefix/share/fish/vendor_completions.d/plumometer.fish"
 if [ "$dry_run" = 0 ]; then rmdir "$destdir$prefix/share/doc/plumometer" 2>/dev/null || true; fi
 
 if [ -n "$destdir" ]; then

@@ -5,7 +5,7 @@ import PlumometerCore
 /// Byte 0 picks the device (protocol B with 16 slots, protocol B with legacy pressure only, protocol A, single
 /// touch), byte 1 its pressure range (including empty, inverted and full-`Int32` ranges) and byte 2 the smoothing.
 /// The rest is read in 7-byte records: an operation, a code, a time step and a 32-bit value. Operations are raw
-/// events (with codes drawn mostly from the ones the device declares), a libevdev resync, a seed, a tick, a tare,
+/// events (with codes drawn mostly from the ones the device declares), libevdev resync markers, a seed, a tick, a tare,
 /// and an "all lift" sequence after which no contact may remain.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -48,11 +48,11 @@ public func fuzzDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         case 9:
             pipeline.consume(.key(FuzzDevices.key(code), value & 3, at: time))
         case 10:
-            // A raw SYN_DROPPED as a recording holds it, or the bridge's resync.
-            if code & 1 == 0 {
-                pipeline.consume(RawEvent(time: time, type: .syn, code: SynCode.dropped.rawValue, value: 0))
-            } else {
-                pipeline.decoder.beginResync()
+            // A raw SYN_DROPPED as a recording holds it, or the bridge's resync markers.
+            switch code & 3 {
+            case 0, 2: pipeline.consume(RawEvent(time: time, type: .syn, code: SynCode.dropped.rawValue, value: 0))
+            case 1: pipeline.consume(.resyncBegan(time))
+            default: pipeline.consume(.resyncEnded)
             }
         case 11:
             pipeline.tick(now: time)
@@ -68,7 +68,16 @@ public func fuzzDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 let id: Int32 = down ? slot + (value & 0xff) : -1
                 slots.append([.mtTrackingID: id, .mtPressure: value >> 8, .mtPositionX: slot * 100])
             }
-            pipeline.seed(slots: slots, singleTouch: [.pressure: value], touching: code & 0x80 != 0, at: time)
+            let keys: Set<KeyCode> = code & 0x80 != 0 ? [.btnTouch, .btnToolPen] : []
+            pipeline.seed(
+                with: DeviceState(
+                    slots: slots,
+                    currentSlot: Int32(code % 7),
+                    axes: [.pressure: value],
+                    keysDown: keys,
+                    time: time
+                )
+            )
         default:
             // Any event type and code at all, as a hostile uinput device could send.
             let type = EventType(rawValue: UInt16(code & 0x1f))

@@ -18,22 +18,20 @@ struct CheckedPipeline {
 
     /// Feeds one event; checks the frame and the reading it produced, if any.
     mutating func consume(_ event: RawEvent) {
-        guard let frame = decoder.consume(event) else { return }
+        consume(.event(event))
+    }
+
+    /// Feeds one input (an event or a resync marker); checks the frame and the reading it produced, if any.
+    mutating func consume(_ input: DeviceInput) {
+        guard let frame = decoder.consume(input) else { return }
         check(frame)
         let reading = tracker.consume(frame)
         check(reading, against: frame)
     }
 
-    /// Seeds the decoder like the bridge does when it opens a device.
-    mutating func seed(
-        slots: [[AbsoluteAxis: Int32]],
-        singleTouch: [AbsoluteAxis: Int32],
-        touching: Bool,
-        at time: EventTime
-    ) {
-        guard let frame = decoder.seed(slots: slots, singleTouch: singleTouch, touching: touching, at: time) else {
-            return
-        }
+    /// Seeds the decoder like a live source does when it opens a device.
+    mutating func seed(with state: DeviceState) {
+        guard let frame = decoder.seed(with: state) else { return }
         check(frame)
         check(tracker.consume(frame), against: frame)
     }

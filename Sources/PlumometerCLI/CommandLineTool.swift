@@ -23,9 +23,9 @@ public enum CommandLineTool {
             let command = error.command.map { " \($0)" } ?? ""
             Diagnostics.writeError("Usage: plumometer\(command) --help\n")
             return 2
-        } catch is OutputClosed {
+        } catch let error as OutputError where error.code == .closed {
             return 0
-        } catch is OutputInterrupted {
+        } catch let error as OutputError where error.code == .interrupted {
             // SIGINT or SIGTERM while stdout was stalled: a stop like any other, between complete lines.
             Diagnostics.note("stopped")
             return 0
@@ -35,72 +35,15 @@ public enum CommandLineTool {
         }
     }
 
+    /// Picks the command, parses its arguments against its table and runs it; `COMMAND --help` prints its help.
     private static func dispatch(_ arguments: [String]) throws {
-        guard let first = arguments.first else {
-            return try StreamCommand.run(try parse([], as: Commands.stream))
-        }
-        switch first {
-        case "-h", "--help":
-            try FileDescriptorWriter.standardOutput().write(Commands.overview)
-            return
-        case "-V", "--version":
-            try FileDescriptorWriter.standardOutput().write("plumometer \(Commands.version)\n")
-            return
-        case "help":
-            let rest = arguments.dropFirst()
-            guard let name = rest.first else {
-                try FileDescriptorWriter.standardOutput().write(Commands.overview)
-                return
-            }
-            if name == "help" || name == "version" {
-                try FileDescriptorWriter.standardOutput().write(Commands.overview)
-                return
-            }
-            guard let command = Commands.named(name) else { throw unknownCommand(name) }
-            try FileDescriptorWriter.standardOutput().write(Commands.help(for: command))
-            return
-        case "version":
-            try FileDescriptorWriter.standardOutput().write("plumometer \(Commands.version)\n")
-            return
-        default:
-            break
-        }
-        let command: CommandSpec
-        let rest: [String]
-        if first.hasPrefix("-") {
-            command = Commands.stream
-            rest = arguments
-        } else if let named = Commands.named(first) {
-            command = named
-            rest = Array(arguments.dropFirst())
-        } else {
-            throw unknownCommand(first)
-        }
-        let parsed = try parse(rest, as: command)
-        if parsed.has("help") {
-            try FileDescriptorWriter.standardOutput().write(Commands.help(for: command))
+        let (command, rest) = try CommandRegistry.resolve(arguments)
+        let parsed = try parse(rest, as: command.spec)
+        if parsed.flag(.help) {
+            try FileDescriptorWriter.standardOutput().write(HelpText.help(for: command.spec))
             return
         }
-        Diagnostics.quiet = parsed.has("quiet")
-        switch command.name {
-        case "stream": try StreamCommand.run(parsed)
-        case "list": try ListCommand.run(parsed)
-        case "replay": try ReplayCommand.run(parsed)
-        case "record": try RecordCommand.run(parsed)
-        case "calibrate": try CalibrateCommand.run(parsed)
-        case "demo": try DemoCommand.run(parsed)
-        default: throw unknownCommand(command.name)
-        }
-    }
-
-    private static func unknownCommand(_ name: String) -> UsageError {
-        var message = "Unknown command '\(name)'."
-        let names = Commands.all.map(\.name) + ["help", "version"]
-        if let guess = closestMatch(to: name, among: names) {
-            message += " Did you mean '\(guess)'?"
-        } else {
-            message += " Commands: " + names.joined(separator: ", ") + "."
-        }
-        return UsageError(message: message, command: nil)
+        if command.spec.declares(Flag.quiet) { Diagnostics.quiet = parsed.flag(.quiet) }
+        try command.run(parsed)
     }
 }

@@ -5,8 +5,10 @@ public import PlumometerCore
 /// An open evdev input device, read through libevdev.
 ///
 /// Opens the node read-only, non-blocking and close-on-exec, describes it, asks for `CLOCK_MONOTONIC` event
-/// times, and decodes its events into contact frames. It never grabs the device unless asked, because the user
-/// still needs the touchpad while plumometer reads it.
+/// times, and turns what libevdev gives into the core's values: the description, the state at open
+/// (``openingState``) and the events, with `SYN_DROPPED` resynchronisations bracketed by markers. It decodes
+/// nothing: every source drives the one ``ContactDecoder`` the same way. It never grabs the device unless asked,
+/// because the user still needs the touchpad while plumometer reads it.
 ///
 /// Not thread-safe: one reader loop owns it.
 public final class EvdevDevice {
@@ -19,11 +21,12 @@ public final class EvdevDevice {
     /// Whether event times come from `CLOCK_MONOTONIC`; false when the kernel (or an emulation such as umockdev)
     /// refused `EVIOCSCLOCKID` and times are the device's default, `CLOCK_REALTIME`.
     public let usesMonotonicClock: Bool
+    /// The device's state when it was opened (what rests on it, the keys held), stamped with the event clock:
+    /// seed a ``ContactDecoder`` with it before feeding the events ``read()`` returns.
+    public let openingState: DeviceState
 
     private var descriptor: Int32
     private var handle: OpaquePointer?
-    private var decoder: ContactDecoder
-    private let openingFrame: ContactFrame?
 
     /// Opens and describes the device at `path`.
     ///
@@ -57,15 +60,8 @@ public final class EvdevDevice {
         self.usesMonotonicClock = monotonic
         let description = Self.describe(device, path: path)
         self.description = description
-        var decoder = ContactDecoder(device: description)
-        let seed = Self.currentState(device, description: description)
-        self.openingFrame = decoder.seed(
-            slots: seed.slots,
-            singleTouch: seed.singleTouch,
-            touching: seed.touching,
-            at: EventTime(microseconds: clockMicroseconds(monotonic: monotonic))
-        )
-        self.decoder = decoder
+        let time = EventTime(microseconds: clockMicroseconds(monotonic: monotonic))
+        self.openingState = Self.currentState(device, description: description, at: time)
     }
 
     deinit {
@@ -75,71 +71,54 @@ public final class EvdevDevice {
     /// The device's file descriptor, for `poll`; -1 after ``close()``.
     public var fileDescriptor: Int32 { descriptor }
 
-    /// The contacts that were already down when the device was opened (an object resting on the pad), as a
-    /// resync frame; nil when the surface was clear.
-    public func initialFrame() -> ContactFrame? { openingFrame }
-
-    /// The contacts as of the last complete frame.
-    public var contacts: [ContactSample] { decoder.contacts }
-
     /// The most events one ``read()`` returns outside a resync.
     public static let maximumBatchEvents = 4_096
 
     /// Reads every event available now, until the kernel has no more (`EAGAIN`) or ``maximumBatchEvents`` were
     /// read.
     ///
-    /// On `SYN_DROPPED` it lets libevdev resynchronise (`LIBEVDEV_READ_FLAG_SYNC` until `-EAGAIN`): contacts that
-    /// vanished end, changed values update, and the next frame is marked `resync`.
+    /// On `SYN_DROPPED` it lets libevdev resynchronise (`LIBEVDEV_READ_FLAG_SYNC` until `-EAGAIN`) and brackets
+    /// libevdev's synthesised difference to the true state with ``DeviceInput/resyncBegan(_:)`` (stamped with the
+    /// `SYN_DROPPED`'s time) and ``DeviceInput/resyncEnded``; the decoder merges what lies between.
     ///
-    /// - Returns: the events read and the frames they completed.
+    /// - Returns: the inputs read, in order.
     /// - Throws: ``DeviceError`` with code `.gone` when the device vanished, another code for other failures.
-    public func read() throws(DeviceError) -> DeviceBatch {
+    public func read() throws(DeviceError) -> [DeviceInput] {
         guard let device = handle else {
             throw DeviceError(code: .other, path: path, function: "libevdev_next_event", errno: EBADF)
         }
-        var batch = DeviceBatch()
+        var inputs: [DeviceInput] = []
         var event = input_event()
         var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
-        var syncReportTime: EventTime?
         while true {
             let status = libevdev_next_event(device, flags, &event)
             if status == LIBEVDEV_READ_STATUS_SUCCESS.rawValue {
-                handle(Self.rawEvent(event), into: &batch)
-                if batch.events.count >= Self.maximumBatchEvents {
+                inputs.append(.event(Self.rawEvent(event)))
+                if inputs.count >= Self.maximumBatchEvents {
                     // A device (or emulation) that keeps the buffer full would otherwise keep this loop going,
-                    // holding every frame in memory and none on its way out. The descriptor is still readable,
+                    // holding every event in memory and none on its way out. The descriptor is still readable,
                     // so the poll loop comes straight back for the rest; the decoder keeps any partial frame.
-                    return batch
+                    return inputs
                 }
             } else if status == LIBEVDEV_READ_STATUS_SYNC.rawValue {
                 let raw = Self.rawEvent(event)
                 if flags == LIBEVDEV_READ_FLAG_NORMAL.rawValue {
                     // The SYN_DROPPED itself: switch to draining libevdev's synthesised difference.
-                    batch.events.append(raw)
-                    batch.resyncs += 1
-                    decoder.beginResync()
+                    inputs.append(.resyncBegan(raw.time))
                     flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
-                    syncReportTime = nil
                 } else {
-                    batch.events.append(raw)
-                    _ = decoder.consume(raw)
-                    if raw.isReport { syncReportTime = raw.time }
+                    inputs.append(.event(raw))
                 }
             } else if status == -EAGAIN {
                 if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
-                    // The resync is complete. libevdev may split it into several frames (first ending the
-                    // contacts whose tracking id changed, then the rest); only the state after the last one is
-                    // the device's true state, so it becomes the one resync frame.
-                    if let time = syncReportTime {
-                        batch.frames.append(ContactFrame(time: time, contacts: decoder.contacts, resync: true))
-                    }
+                    inputs.append(.resyncEnded)
                     flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
                     continue
                 }
-                if batch.events.isEmpty && descriptorHasHungUp(descriptor) {
+                if inputs.isEmpty && descriptorHasHungUp(descriptor) {
                     throw DeviceError(code: .gone, path: path, function: "poll", errno: ENODEV)
                 }
-                return batch
+                return inputs
             } else if status == -EINTR {
                 continue
             } else {
@@ -159,11 +138,6 @@ public final class EvdevDevice {
             closeDescriptor(descriptor)
             descriptor = -1
         }
-    }
-
-    private func handle(_ event: RawEvent, into batch: inout DeviceBatch) {
-        batch.events.append(event)
-        if let frame = decoder.consume(event) { batch.frames.append(frame) }
     }
 
     private static func rawEvent(_ event: input_event) -> RawEvent {
@@ -221,11 +195,13 @@ public final class EvdevDevice {
         return DeviceDescription(path: path, identity: identity, properties: properties, codes: codes, axes: axes)
     }
 
-    /// The state libevdev read at open: per-slot values, single-touch values, and whether a touch is down.
+    /// The state libevdev read at open (`EVIOCGMTSLOTS`, `EVIOCGABS`, `EVIOCGKEY`, cached by
+    /// `libevdev_new_from_fd`): per-slot values, the current slot, the other axes' values and the keys down.
     private static func currentState(
         _ device: OpaquePointer,
-        description: DeviceDescription
-    ) -> (slots: [[AbsoluteAxis: Int32]], singleTouch: [AbsoluteAxis: Int32], touching: Bool) {
+        description: DeviceDescription,
+        at time: EventTime
+    ) -> DeviceState {
         var slots: [[AbsoluteAxis: Int32]] = []
         let slotCount = Int(libevdev_get_num_slots(device))
         let slotAxes = description.axes.keys.filter { $0.isMultitouch && $0 != .mtSlot }
@@ -238,9 +214,9 @@ public final class EvdevDevice {
                 slots.append(values)
             }
         }
-        var singleTouch: [AbsoluteAxis: Int32] = [:]
+        var axes: [AbsoluteAxis: Int32] = [:]
         for axis in description.axes.keys where !axis.isMultitouch {
-            singleTouch[axis] = libevdev_get_event_value(device, UInt32(EV_ABS), UInt32(axis.rawValue))
+            axes[axis] = libevdev_get_event_value(device, UInt32(EV_ABS), UInt32(axis.rawValue))
         }
         var keysDown: Set<KeyCode> = []
         for code in description.codes[.key] ?? [] where code >= 0x100 {
@@ -248,11 +224,13 @@ public final class EvdevDevice {
                 keysDown.insert(KeyCode(rawValue: code))
             }
         }
-        let touching = ContactDecoder.singleTouchIsDown(
-            device: description,
+        let currentSlot = slotCount > 0 ? libevdev_get_current_slot(device) : -1
+        return DeviceState(
+            slots: slots,
+            currentSlot: currentSlot >= 0 ? currentSlot : nil,
+            axes: axes,
             keysDown: keysDown,
-            pressure: singleTouch[.pressure]
+            time: time
         )
-        return (slots, singleTouch, touching)
     }
 }

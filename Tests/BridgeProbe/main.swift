@@ -1,4 +1,5 @@
-// The bridge probe: prints what the Linux bridge decodes, for the umockdev tests.
+// The bridge probe: prints what the Linux bridge reads, decoded by the core's ContactDecoder (seeded with the state
+// at open, fed every input, resync markers included), for the umockdev tests.
 //
 //     plumometer-bridge-probe read /dev/input/eventN [--max-frames N] [--grab]
 //
@@ -107,7 +108,8 @@ for (axis, info) in description.axes.sorted(by: { $0.key < $1.key }) {
 for (type, codes) in description.codes.sorted(by: { $0.key < $1.key }) where type != .syn {
     write("codes \(type.name ?? hex(type.rawValue)) " + codes.sorted().map(hex).joined(separator: " "))
 }
-if let initial = device.initialFrame() {
+var decoder = ContactDecoder(device: description)
+if let initial = decoder.seed(with: device.openingState) {
     write("initial " + line(for: initial))
 } else {
     write("initial none")
@@ -123,9 +125,9 @@ loop.onSignal = { signal in
 }
 loop.watch(device.fileDescriptor) {
     do throws(DeviceError) {
-        let batch = try device.read()
-        resyncs += batch.resyncs
-        for frame in batch.frames {
+        for input in try device.read() {
+            if case .resyncBegan = input { resyncs += 1 }
+            guard let frame = decoder.consume(input) else { continue }
             write("frame " + line(for: frame))
             frames += 1
             if let maxFrames, frames >= maxFrames {

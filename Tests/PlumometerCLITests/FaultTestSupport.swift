@@ -57,6 +57,40 @@ enum Faults {
         return url
     }
 
+    /// An umockdev script (`r DELAY DATA` lines, see umockdev's script-format.txt) that delivers each chunk of
+    /// events `delay` milliseconds after the previous one, as the `struct input_event`s of a 64-bit machine.
+    ///
+    /// Unlike evemu events, whose delays follow their time stamps, a script can hold back events that share one:
+    /// the rest of a frame, say, arriving well after the reader has seen the frame's `SYN_DROPPED`.
+    static func script(_ chunks: [(delay: Int, events: [RawEvent])]) -> Data {
+        var text: [UInt8] = []
+        for chunk in chunks {
+            text += Array("r \(chunk.delay) ".utf8)
+            for event in chunk.events {
+                var bytes: [UInt8] = []
+                let seconds = event.time.microseconds / 1_000_000
+                let micros = event.time.microseconds % 1_000_000
+                withUnsafeBytes(of: seconds.littleEndian) { bytes += $0 }
+                withUnsafeBytes(of: micros.littleEndian) { bytes += $0 }
+                withUnsafeBytes(of: event.type.rawValue.littleEndian) { bytes += $0 }
+                withUnsafeBytes(of: event.code.littleEndian) { bytes += $0 }
+                withUnsafeBytes(of: event.value.littleEndian) { bytes += $0 }
+                // Bytes below 32 are written as '^' and the byte plus 64; '^' itself as "^`".
+                for byte in bytes {
+                    if byte < 32 {
+                        text += [UInt8(ascii: "^"), byte + 64]
+                    } else if byte == UInt8(ascii: "^") {
+                        text += Array("^`".utf8)
+                    } else {
+                        text.append(byte)
+                    }
+                }
+            }
+            text.append(UInt8(ascii: "\n"))
+        }
+        return Data(text)
+    }
+
     /// Every line parsed as a JSON object; records a failure for each line that is not a complete one.
     static func records(_ lines: [String]) -> [[String: Any]] {
         lines.compactMap { line in
@@ -76,9 +110,12 @@ enum Faults {
 extension Faults {
     /// Runs `plumometer --device NODE -f jsonl` under umockdev-run with `events` replayed into the emulated device,
     /// and stops it with a real SIGTERM after `seconds`.
+    ///
+    /// With a `script` (see ``script(_:)``) the device delivers that instead of `events`.
     static func stream(
         device file: String = "apple-magic-trackpad-2-usb.desc",
         events: [RawEvent],
+        script: Data? = nil,
         slotValues: [[AbsoluteAxis: Int32]] = [],
         keysDown: Set<KeyCode> = [],
         seconds: Double = 1.2
@@ -92,11 +129,18 @@ extension Faults {
             keysDown: keysDown,
             in: directory
         )
-        let eventsURL = try eventsFile(events, named: "events.evemu", in: directory)
+        var arguments: [String]
+        if let script {
+            let scriptURL = directory.appendingPathComponent("events.script")
+            try script.write(to: scriptURL)
+            arguments = files.arguments() + ["-s", "\(node)=\(scriptURL.path)"]
+        } else {
+            arguments = files.arguments(events: try eventsFile(events, named: "events.evemu", in: directory))
+        }
         // ProcessRunner starts it with no signal blocked, as a shell would, so SIGTERM acts as a user's `kill`.
         return try ProcessRunner.run(
             try #require(Umockdev.runner).path,
-            files.arguments(events: eventsURL)
+            arguments
                 + ["--", "timeout", "--preserve-status", "-s", "TERM", String(seconds), try CLI.binary]
                 + ["--device", node, "-f", "jsonl"],
             environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],

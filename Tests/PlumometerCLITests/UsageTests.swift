@@ -11,12 +11,16 @@ import Testing
         for section in ["OVERVIEW:", "USAGE: plumometer", "COMMANDS:", "EXIT STATUS:", "EXAMPLES:"] {
             #expect(result.stdout.contains(section), "missing \(section)")
         }
-        for command in ["stream", "list", "replay", "record", "calibrate", "demo"] {
+        for command in ["stream", "list", "replay", "record", "calibrate", "demo", "completions", "help", "version"] {
             #expect(result.stdout.contains("  \(command)"), "command \(command) not listed")
         }
+        // `-h`, `help` and `--help` are one command; `--help COMMAND` is that command's help.
+        #expect(try CLI.run(["-h"]).stdout == result.stdout)
+        #expect(try CLI.run(["help"]).stdout == result.stdout)
+        #expect(try CLI.run(["--help", "replay"]).stdout == (try CLI.run(["replay", "--help"])).stdout)
     }
 
-    @Test(arguments: ["stream", "list", "replay", "record", "calibrate", "demo"])
+    @Test(arguments: ["stream", "list", "replay", "record", "calibrate", "demo", "completions", "help", "version"])
     func everyCommandHasHelp(command: String) throws {
         let result = try CLI.run([command, "--help"])
         #expect(result.status == 0)
@@ -31,6 +35,19 @@ import Testing
         let result = try CLI.run(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("plumometer "))
+        #expect(try CLI.run(["-V"]).stdout == result.stdout)
+        #expect(try CLI.run(["version"]).stdout == result.stdout)
+        let extra = try CLI.run(["version", "now"])
+        #expect(extra.status == 2)
+        #expect(extra.stderr.contains("Unexpected argument 'now'."))
+    }
+
+    @Test func helpOfAnUnknownCommandSuggestsTheClosest() throws {
+        let result = try CLI.run(["help", "replya"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("Unknown command 'replya'. Did you mean 'replay'?"))
+        #expect(result.stderr.contains("Usage: plumometer --help"))
     }
 
     @Test func unknownOptionSuggestsTheClosestOne() throws {

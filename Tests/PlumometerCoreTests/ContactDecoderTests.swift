@@ -118,16 +118,6 @@ struct ContactDecoderTests {
         #expect(decoder.contacts.map(\.id) == [7])
     }
 
-    /// A live device is seeded at open: an empty slot there is known to be empty.
-    @Test func aSeededEmptySlotMakesNoContact() {
-        var decoder = ContactDecoder(device: Self.slotted)
-        _ = decoder.seed(slots: [], singleTouch: [:], touching: false, at: Self.t(0))
-        _ = decoder.consume(.abs(.mtPressure, 80, at: Self.t(1)))
-        let quiet = decoder.consume(.syn(.report, at: Self.t(1)))
-        #expect(quiet == nil)
-        #expect(decoder.contacts.isEmpty)
-    }
-
     /// A pen recording that starts mid-stroke: pressure tells the state until the first BTN_TOUCH event.
     @Test func aPenRecordingThatStartsMidStroke() throws {
         var decoder = ContactDecoder(device: Self.pen)
@@ -152,62 +142,6 @@ struct ContactDecoderTests {
         #expect(decoder.contacts.isEmpty)
         #expect(decoder.consume(.syn(.report, at: Self.t(9)))?.time == Self.t(9))
         #expect(decoder.contacts.map(\.id) == [1])
-    }
-
-    @Test func seedReportsContactsAlreadyDown() {
-        var decoder = ContactDecoder(device: Self.slotted)
-        var slots = Array(repeating: [AbsoluteAxis: Int32](), count: 4)
-        for index in slots.indices { slots[index][.mtTrackingID] = -1 }
-        slots[1] = [.mtTrackingID: 5, .mtPositionX: 50, .mtPressure: 90, .mtTouchMajor: 300]
-        let frame = decoder.seed(slots: slots, singleTouch: [:], touching: false, at: Self.t(1))
-        #expect(
-            frame
-                == ContactFrame(
-                    time: Self.t(1),
-                    contacts: [
-                        ContactSample(id: 5, slot: 1, x: 50, pressure: 90, touchMajor: 300)
-                    ],
-                    resync: true
-                )
-        )
-        // The seeded slot keeps its values for the next frame.
-        let next = Self.frames(
-            &decoder,
-            [
-                .abs(.mtSlot, 1, at: Self.t(2)), .abs(.mtPressure, 91, at: Self.t(2)), .syn(.report, at: Self.t(2)),
-            ]
-        )
-        #expect(next.first?.contacts == [ContactSample(id: 5, slot: 1, x: 50, pressure: 91, touchMajor: 300)])
-        var empty = ContactDecoder(device: Self.slotted)
-        #expect(empty.seed(slots: [], singleTouch: [:], touching: false, at: Self.t(1)) == nil)
-    }
-
-    @Test func resyncMarksTheNextFrameAndEndsVanishedContacts() {
-        var decoder = ContactDecoder(device: Self.slotted)
-        _ = Self.frames(
-            &decoder,
-            [
-                .abs(.mtTrackingID, 1, at: Self.t(1)), .abs(.mtSlot, 1, at: Self.t(1)),
-                .abs(.mtTrackingID, 2, at: Self.t(1)), .syn(.report, at: Self.t(1)),
-            ]
-        )
-        decoder.beginResync()
-        // libevdev's synthesised difference: slot 1's contact vanished.
-        let frames = Self.frames(
-            &decoder,
-            [
-                .abs(.mtSlot, 1, at: Self.t(5)), .abs(.mtTrackingID, -1, at: Self.t(5)), .syn(.report, at: Self.t(5)),
-                .abs(.mtSlot, 0, at: Self.t(6)), .abs(.mtPressure, 7, at: Self.t(6)), .syn(.report, at: Self.t(6)),
-            ]
-        )
-        #expect(frames.map(\.resync) == [true, false])
-        #expect(frames[0].contacts.map(\.id) == [1])
-        // A resync that changes nothing still yields a (resync) frame.
-        decoder.beginResync()
-        #expect(
-            decoder.consume(.syn(.report, at: Self.t(7)))
-                == ContactFrame(time: Self.t(7), contacts: decoder.contacts, resync: true)
-        )
     }
 
     @Test func rawSynDroppedDropsThePartialFrame() {
@@ -261,28 +195,6 @@ struct ContactDecoderTests {
         #expect(jumped?.contacts.map(\.id) == [1, 2])
         #expect(report([], at: 4)?.contacts == [])
         #expect(report([(500, 500, 5)], at: 5)?.contacts.map(\.id) == [3])
-    }
-
-    @Test func protocolAResyncWaitsForTheDevicesOwnFrame() {
-        var decoder = ContactDecoder(device: Self.anonymous)
-        _ = Self.frames(
-            &decoder,
-            [
-                .key(.btnTouch, 1, at: Self.t(1)), .abs(.mtPositionX, 10, at: Self.t(1)),
-                .syn(.mtReport, at: Self.t(1)),
-                .syn(.report, at: Self.t(1)),
-            ]
-        )
-        decoder.beginResync()
-        // libevdev's resync frame lists no protocol A contacts: not a lift.
-        #expect(decoder.consume(.syn(.report, at: Self.t(2))) == nil)
-        let frames = Self.frames(
-            &decoder,
-            [
-                .abs(.mtPositionX, 12, at: Self.t(3)), .syn(.mtReport, at: Self.t(3)), .syn(.report, at: Self.t(3)),
-            ]
-        )
-        #expect(frames == [ContactFrame(time: Self.t(3), contacts: [ContactSample(id: 0, x: 12)], resync: true)])
     }
 
     @Test func penCountsTheTipNotTheHover() {

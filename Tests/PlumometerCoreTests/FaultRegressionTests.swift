@@ -29,7 +29,7 @@ struct FaultRegressionTests {
         for event in touch { if let frame = decoder.consume(event) { _ = tracker.consume(frame) } }
         #expect(tracker.contactIDs.count == 1)
 
-        let seeded = decoder.seed(slots: [], singleTouch: [.pressure: 0], touching: false, at: Self.t(2))
+        let seeded = decoder.seed(with: DeviceState(axes: [.pressure: 0], time: Self.t(2)))
         let frame = try #require(seeded)
         #expect(frame.contacts.isEmpty)
         #expect(frame.resync)

@@ -24,10 +24,12 @@ struct BridgeSharedFixtureTests {
         var single: [AbsoluteAxis: Int32] = [:]
         for axis in description.axes.keys where !axis.isMultitouch { single[axis] = 0 }
         _ = decoder.seed(
-            slots: Array(repeating: empty, count: description.slotCount ?? 0),
-            singleTouch: single,
-            touching: false,
-            at: .zero
+            with: DeviceState(
+                slots: Array(repeating: empty, count: description.slotCount ?? 0),
+                currentSlot: 0,
+                axes: single,
+                time: .zero
+            )
         )
         var frames: [ProbeFrame] = []
         for event in events {

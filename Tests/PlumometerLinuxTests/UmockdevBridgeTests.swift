@@ -129,6 +129,30 @@ struct UmockdevBridgeTests {
         )
     }
 
+    /// A pen resting on the tablet at open: the keys held (`EVIOCGKEY`) are part of the state at open, so the next
+    /// frame, which does not repeat `BTN_TOUCH`, continues the same contact instead of lifting it.
+    @Test func aPenRestingAtOpenStaysDown() throws {
+        let device = UmockdevDevice(
+            description: try BridgeHarness.device("pen-tablet.desc"),
+            node: "/dev/input/event15",
+            udevProperties: ["ID_INPUT_TABLET": "1"],
+            axisValues: [.x: 5000, .y: 4000, .pressure: 1500],
+            keysDown: [.btnToolPen, .btnTouch]
+        )
+        let directory = try Umockdev.temporaryDirectory("pen-at-open")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let events = directory.appendingPathComponent("pen.events")
+        let time = EventTime(microseconds: 10_000)
+        try Umockdev.eventsText([.abs(.pressure, 1600, at: time), .syn(.report, at: time)])
+            .write(to: events, atomically: true, encoding: .utf8)
+        let output = try BridgeHarness.read(device, events: events, arguments: ["--max-frames", "1"])
+        #expect(output.result.status == 0, "\(output.result.stderr)")
+        let initial = try #require(output.initial, "\(output.lines)")
+        #expect(initial.resync)
+        #expect(initial.contacts == [ProbeContact(id: 0, x: 5000, y: 4000, pressure: 1500)])
+        #expect(output.frames.map(\.contacts) == [[ProbeContact(id: 0, x: 5000, y: 4000, pressure: 1600)]])
+    }
+
     @Test func resynchronisesAfterSynDropped() throws {
         var slots = Array(repeating: [AbsoluteAxis: Int32](), count: 16)
         slots[0] = [.mtTrackingID: 7, .mtPositionX: 10, .mtPositionY: 20, .mtPressure: 40]

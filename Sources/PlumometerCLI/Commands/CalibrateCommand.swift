@@ -1,6 +1,109 @@
 import PlumometerCore
 import PlumometerLinux
+import PlumometerOutput
 import PlumometerRecording
+
+extension CalibrateCommand: Command {
+    /// `calibrate`'s options.
+    enum Options {
+        static let device = Option<String>(
+            "device",
+            short: "d",
+            value: "PATH|NAME",
+            completion: .deviceNode,
+            help: "The device to calibrate (identity and range; interactive readings)."
+        )
+        static let replay = Option<String>(
+            "replay",
+            value: "FILE",
+            completion: .file,
+            help: "Take the device identity and range from a recording instead."
+        )
+        static let point = Option<CalibrationPoint>(
+            "point",
+            value: "RAW:GRAMS",
+            repeatable: true,
+            help:
+                "A measured point: raw pressure and the grams on the surface. Two or more make a non-interactive calibration.",
+            convert: parsePoint
+        )
+        static let reference = Option<(label: String, grams: Double)>(
+            "reference",
+            value: "MASS",
+            completion: .referenceWeight,
+            repeatable: true,
+            help: "A reference weight to place (interactive): '2x 5.67g', 'us-quarter', '3x 1-euro', '10g'.",
+            convert: parseReference
+        )
+        static let output = Option<String>(
+            "output",
+            short: "o",
+            value: "FILE",
+            completion: .file,
+            help: "Save the profile here instead of the default location."
+        )
+        static let noSave = Flag("no-save", help: "Print the fit but do not save a profile.")
+        static let format = Option<ReportFormat>.choice(
+            "format",
+            short: "f",
+            cases: ReportFormat.allCases,
+            help: "Output format of the fit (default text)."
+        )
+        static let minR2 = Option<Double>.number(
+            "min-r2",
+            value: "R2",
+            above: 0,
+            maximum: 1,
+            help: "Refuse fits with R\u{B2} below this (default 0.97)."
+        )
+    }
+
+    static let spec = CommandSpec(
+        name: "calibrate",
+        summary: "Fit grams to raw pressure from reference weights and save a per-device profile.",
+        options: [
+            Options.device, Options.replay, Options.point, Options.reference, Options.output, Options.noSave,
+            Options.format, Options.minR2, Flag.quiet,
+        ],
+        discussion: """
+            A guided calibration stopped by SIGINT or SIGTERM saves nothing and exits 1 (unlike the other \
+            commands, for which such a stop is a success: a calibration that did not finish is not one). \
+            Profiles are JSON files under $XDG_CONFIG_HOME/plumometer/ (default ~/.config/plumometer/), one per \
+            device identity, applied automatically when that device is read. A fit with R\u{B2} >= 0.985 is good, \
+            >= 0.97 acceptable; below that it is refused. See docs/calibration.md.
+            """,
+        examples: [
+            "plumometer calibrate -d /dev/input/event7 --reference us-quarter --reference '2x us-quarter'",
+            "plumometer demo --save demo.evemu && plumometer calibrate --replay demo.evemu --point 0:0 --point 1200:1200 --point 2400:2400 --no-save",
+        ]
+    )
+
+    /// `RAW:GRAMS`, where GRAMS may also be a reference weight (`1830:us-quarter`, `3650:2x us-quarter`).
+    static func parsePoint(_ text: String) throws(ValueError) -> CalibrationPoint {
+        // A raw pressure is what the device reports: a whole number (as in the JSON `pressure` field).
+        guard let colon = text.firstIndex(of: ":"), let raw = Int32(text[..<colon]) else {
+            throw ValueError(
+                message:
+                    "'\(text)' is not a point; write RAW:GRAMS with RAW a whole raw pressure, e.g. --point 1830:5.67."
+            )
+        }
+        let massText = String(text[text.index(after: colon)...])
+        do {
+            return CalibrationPoint(pressure: Double(raw), grams: try ReferenceWeight.parseMass(massText))
+        } catch {
+            throw ValueError(message: "In --point '\(text)': \(error)")
+        }
+    }
+
+    /// A reference weight to place, with the words it was given in (the prompt repeats them).
+    static func parseReference(_ text: String) throws(ValueError) -> (label: String, grams: Double) {
+        do {
+            return (text, try ReferenceWeight.parseMass(text))
+        } catch {
+            throw ValueError(message: "In --reference '\(text)': \(error)")
+        }
+    }
+}
 
 /// `plumometer calibrate`: fits grams against raw pressure and saves a per-device profile.
 ///
@@ -10,24 +113,19 @@ import PlumometerRecording
 enum CalibrateCommand {
     static func run(_ arguments: ParsedArguments) throws {
         let minimumRSquared =
-            try arguments.number("min-r2", command: "calibrate", above: 0, maximum: 1)
+            try arguments.value(of: Options.minR2)
             ?? CalibrationGrade.acceptableRSquared
-        if arguments.has("device") && arguments.has("replay") {
-            throw UsageError(message: "Give either --device or --replay, not both.", command: "calibrate")
+        if arguments.has(Options.device) && arguments.has(Options.replay) {
+            throw arguments.usageError("Give either --device or --replay, not both.")
         }
-        let points = try arguments.all("point").map(parsePoint)
-        let references = try arguments.all("reference").map(parseReference)
+        let points = try arguments.values(of: Options.point)
+        let references = try arguments.values(of: Options.reference)
         if !points.isEmpty && !references.isEmpty {
-            throw UsageError(
-                message: "Give either --point (measured pairs) or --reference (guided), not both.",
-                command: "calibrate"
-            )
+            throw arguments.usageError("Give either --point (measured pairs) or --reference (guided), not both.")
         }
         if points.isEmpty && references.isEmpty {
-            throw UsageError(
-                message:
-                    "Nothing to calibrate with: give two or more --point RAW:GRAMS, or --reference weights to place one by one.",
-                command: "calibrate"
+            throw arguments.usageError(
+                "Nothing to calibrate with: give two or more --point RAW:GRAMS, or --reference weights to place one by one."
             )
         }
         let source = try CalibrationSource(arguments)
@@ -56,42 +154,16 @@ enum CalibrateCommand {
             throw CLIError.runtime("calibration of '\(description.name)' refused: \(error)")
         }
         var savedPath: String?
-        if !arguments.has("no-save") {
-            let path = arguments.value("output") ?? ProfileStore.defaultPath(for: description.identity)
+        if !arguments.flag(Options.noSave) {
+            let path = try arguments.value(of: Options.output) ?? ProfileStore.defaultPath(for: description.identity)
             try ProfileStore.save(calibration, to: path)
             savedPath = path
         }
         let sink = FileDescriptorWriter.standardOutput()
-        if arguments.value("format") == "json" {
+        if try arguments.value(of: Options.format) == .json {
             try sink.write(json(calibration, savedPath: savedPath))
         } else {
             try sink.write(text(calibration, savedPath: savedPath))
-        }
-    }
-
-    /// `RAW:GRAMS`, where GRAMS may also be a reference weight (`1830:us-quarter`, `3650:2x us-quarter`).
-    static func parsePoint(_ text: String) throws(UsageError) -> CalibrationPoint {
-        // A raw pressure is what the device reports: a whole number (as in the JSON `pressure` field).
-        guard let colon = text.firstIndex(of: ":"), let raw = Int32(text[..<colon]) else {
-            throw UsageError(
-                message:
-                    "'\(text)' is not a point; write RAW:GRAMS with RAW a whole raw pressure, e.g. --point 1830:5.67.",
-                command: "calibrate"
-            )
-        }
-        let massText = String(text[text.index(after: colon)...])
-        do {
-            return CalibrationPoint(pressure: Double(raw), grams: try ReferenceWeight.parseMass(massText))
-        } catch {
-            throw UsageError(message: "In --point '\(text)': \(error)", command: "calibrate")
-        }
-    }
-
-    static func parseReference(_ text: String) throws(UsageError) -> (label: String, grams: Double) {
-        do {
-            return (text, try ReferenceWeight.parseMass(text))
-        } catch {
-            throw UsageError(message: "In --reference '\(text)': \(error)", command: "calibrate")
         }
     }
 
@@ -133,10 +205,11 @@ enum CalibrateCommand {
     }
 }
 
-/// Where a calibration's device identity, range and (guided) readings come from.
+/// Where a calibration's device identity, range and (guided) readings come from: a live device or a recording,
+/// either played into the guided calibration's own ``FrameConsumer``.
 struct CalibrationSource {
     enum Origin {
-        case device(EvdevDevice)
+        case device(LiveSource)
         case recording(RecordedDevice)
     }
 
@@ -144,19 +217,16 @@ struct CalibrationSource {
     let description: DeviceDescription
 
     init(_ arguments: ParsedArguments) throws {
-        if let file = arguments.value("replay") {
+        if let file = try arguments.value(of: CalibrateCommand.Options.replay) {
             let device = try RecordingFile.device(file, selector: nil)
             origin = .recording(device)
             description = device.description
         } else {
-            let path = try DeviceTarget(arguments.value("device")).resolve()
-            do throws(DeviceError) {
-                let device = try EvdevDevice(path: path)
-                origin = .device(device)
-                description = device.description
-            } catch {
-                throw CLIError.runtime(error.description)
-            }
+            let source = try LiveSource(
+                path: try DeviceTarget(arguments.value(of: CalibrateCommand.Options.device)).resolve()
+            )
+            origin = .device(source)
+            description = source.description
         }
     }
 
@@ -171,38 +241,13 @@ struct CalibrationSource {
                 // A recording that ends with a weight at rest: let the stability window pass.
                 _ = try player.play(until: player.lastTime.adding(seconds: 1), into: guide)
             }
-            if let failure = player.failure { throw CLIError.runtime(failure.description) }
-        case .device(let device):
-            defer { device.close() }
+            if let failure = player.failure { throw failure }
+        case .device(let source):
+            defer { source.close() }
             let driver = try Driver()
-            var clock = DeviceClock(deviceUsesMonotonic: device.usesMonotonicClock)
-            if let frame = device.initialFrame(), try guide.consume(frame) { return guide.points }
-            driver.watch(device.fileDescriptor) {
-                let batch: DeviceBatch
-                do throws(DeviceError) {
-                    batch = try device.read()
-                } catch {
-                    throw CLIError.runtime(error.description)
-                }
-                for frame in batch.frames {
-                    clock.observed(frame.time)
-                    if try guide.consume(frame) {
-                        driver.finish()
-                        return
-                    }
-                }
-            }
-            driver.work = {
-                // Ticks at the tracker's deadlines only: it has one once something is down, by which time the
-                // device's clock is known from its events.
-                let now = clock.now()
-                if try guide.tickDeadlines(through: now) {
-                    driver.finish()
-                    return 0
-                }
-                guard let deadline = guide.nextDeadline else { return -1 }
-                return pollTimeout(microseconds: deadline.microseconds - now.microseconds)
-            }
+            if let frame = source.initialFrame, try guide.consume(frame) { return guide.points }
+            source.start(in: driver, into: guide)
+            driver.work = { try source.due() }
             try driver.run()
             if driver.stoppedBySignal {
                 throw CLIError.runtime("calibration interrupted before every weight was captured; nothing was saved.")

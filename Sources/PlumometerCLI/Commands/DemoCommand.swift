@@ -2,17 +2,36 @@ import PlumometerDemo
 import PlumometerLinux
 import PlumometerRecording
 
+extension DemoCommand: Command {
+    /// `demo`'s own options; the others are ``PacingOptions`` and ``ReadingOptions``.
+    enum Options {
+        static let save = Option<String>(
+            "save",
+            value: "FILE",
+            completion: .file,
+            help: "Write the bundled recording to FILE (to look at, or to replay) and exit."
+        )
+    }
+
+    static let spec = CommandSpec(
+        name: "demo",
+        summary: "Replay the bundled recording of a weighing session (no hardware needed).",
+        options: PacingOptions.all + [Options.save] + ReadingOptions.all,
+        examples: ["plumometer demo", "plumometer demo --fast -f text", "plumometer demo --save demo.evemu"]
+    )
+}
+
 /// `plumometer demo`: the bundled recording of a weighing session, so a newcomer without hardware sees real
 /// output in seconds. The recording is compiled into the binary, not read from a path on disk.
 enum DemoCommand {
     static func run(_ arguments: ParsedArguments) throws {
-        if let path = arguments.value("save") {
+        if let path = try arguments.value(of: Options.save) {
             try Files.write(DemoRecording.text, to: path)
             Diagnostics.note("wrote the demo recording to \(path); replay it with 'plumometer replay \(path)'")
             return
         }
-        let settings = try arguments.readingSettings(command: "demo")
-        let pacing = try Pacing(arguments, command: "demo")
+        let settings = try arguments.readingSettings()
+        let pacing = try Pacing(arguments)
         let recording: Recording
         do throws(RecordingError) {
             recording = try RecordingReader.read(text: DemoRecording.text, fileName: DemoRecording.fileName)
@@ -23,6 +42,11 @@ enum DemoCommand {
             throw CLIError.runtime("the bundled demo recording describes no device.")
         }
         Diagnostics.note("replaying a recorded weighing session on '\(device.description.name)' (no hardware is read)")
-        try ReplaySession.play(device, settings: settings, pacing: pacing, format: arguments.value("format"))
+        try ReplayCommand.play(
+            device,
+            settings: settings,
+            pacing: pacing,
+            format: try arguments.value(of: ReadingOptions.format)?.rawValue
+        )
     }
 }

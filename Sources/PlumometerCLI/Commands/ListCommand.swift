@@ -1,18 +1,52 @@
 import PlumometerCore
 import PlumometerLinux
+import PlumometerOutput
+
+extension ListCommand: Command {
+    /// `list`'s options.
+    enum Options {
+        static let format = Option<ReportFormat>.choice(
+            "format",
+            short: "f",
+            cases: ReportFormat.allCases,
+            help: "Output format (default text)."
+        )
+        static let all = Flag(
+            "all",
+            short: "a",
+            help: "Also list devices skipped without being opened (keyboards, mice, ...) and why."
+        )
+    }
+
+    static let spec = CommandSpec(
+        name: "list",
+        summary: "List input devices, how each senses pressure, and why any is not usable.",
+        options: [Options.format, Options.all, Flag.quiet],
+        discussion: """
+            Devices are found through udev. Only touchpads, touchscreens and tablets with a pressure axis are \
+            opened (read-only, briefly); keyboards are never opened. Force sensors rank before devices whose \
+            pressure only tracks contact size.
+            """,
+        examples: [
+            "plumometer list                 # the candidates, best first",
+            "plumometer list --all           # also what was skipped without being opened, and why",
+            "plumometer list -f json | jq '.[] | select(.usable)'",
+        ]
+    )
+}
 
 /// `plumometer list`: every candidate device, how it senses pressure, and why any is not usable.
 enum ListCommand {
     static func run(_ arguments: ParsedArguments) throws {
         let report: DiscoveryReport
         do throws(UdevError) {
-            report = try DeviceDiscovery.scan(includeSkipped: arguments.has("all"))
+            report = try DeviceDiscovery.scan(includeSkipped: arguments.flag(Options.all))
         } catch {
             throw CLIError.runtime("cannot list input devices: \(error)")
         }
         let devices = report.ranked + report.devices.filter { !$0.isUsable }
         let sink = FileDescriptorWriter.standardOutput()
-        if arguments.value("format") == "json" {
+        if try arguments.value(of: Options.format) == .json {
             try sink.write("[" + devices.map(json).joined(separator: ",") + "]\n")
         } else {
             try sink.write(devices.map(text).joined())

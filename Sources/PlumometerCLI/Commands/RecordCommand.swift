@@ -2,55 +2,78 @@ import PlumometerCore
 import PlumometerLinux
 import PlumometerRecording
 
+extension RecordCommand: Command {
+    /// `record`'s options.
+    enum Options {
+        static let device = Option<String>(
+            "device",
+            short: "d",
+            value: "PATH|NAME",
+            completion: .deviceNode,
+            help: "The device (default: the best force-sensing device)."
+        )
+        static let output = Option<String>(
+            "output",
+            short: "o",
+            value: "FILE",
+            completion: .file,
+            help: "Write to FILE instead of stdout."
+        )
+        // A year at most: enough for any recording, and within Int64 microseconds.
+        static let duration = Option<Double>.number(
+            "duration",
+            value: "S",
+            maximum: 31_536_000,
+            help: "Stop after S seconds (default: until Ctrl-C)."
+        )
+        static let grab = Flag("grab", help: "Grab the device while recording.")
+    }
+
+    static let spec = CommandSpec(
+        name: "record",
+        summary: "Record a device to an evemu 1.3 file that evemu-play, umockdev and `plumometer replay` accept.",
+        options: [Options.device, Options.output, Options.duration, Options.grab, Flag.quiet],
+        examples: ["plumometer record -d /dev/input/event7 -o plums.evemu --duration 20"]
+    )
+}
+
 /// `plumometer record`: an evemu 1.3 recording (description, then events with times relative to the first)
 /// that evemu-play, umockdev's evemu loader and `plumometer replay` accept.
 enum RecordCommand {
     static func run(_ arguments: ParsedArguments) throws {
-        // A year at most: enough for any recording, and within Int64 microseconds.
-        let duration = try arguments.number("duration", command: "record", maximum: 31_536_000)
-        let path = try DeviceTarget(arguments.value("device")).resolve()
-        let device: EvdevDevice
-        do throws(DeviceError) {
-            device = try EvdevDevice(path: path, grab: arguments.has("grab"))
-        } catch {
-            throw CLIError.runtime(error.description)
-        }
-        defer { device.close() }
+        let duration = try arguments.value(of: Options.duration)
+        let path = try DeviceTarget(arguments.value(of: Options.device)).resolve()
+        let source = try LiveSource(path: path, grab: arguments.flag(Options.grab))
+        defer { source.close() }
         let sink: FileDescriptorWriter
-        if let file = arguments.value("output"), file != "-" {
+        if let file = try arguments.value(of: Options.output), file != "-" {
             sink = try FileDescriptorWriter.create(file)
         } else {
             sink = FileDescriptorWriter.standardOutput()
         }
-        try sink.write(EvemuWriter.description(of: device.description))
-        let initial = device.initialFrame()
+        try sink.write(EvemuWriter.description(of: source.description))
+        let initial = source.initialFrame
         var start: EventTime?
         var eventCount = 0
         /// The state found at open, as events at the recording's time zero, so a replay starts where we did.
         func writeStart(at time: EventTime) throws {
             start = time
             guard let initial else { return }
-            for event in initialEvents(initial, description: device.description, at: time) {
+            for event in initialEvents(initial, description: source.description, at: time) {
                 try sink.write(EvemuWriter.eventLine(event, since: time) + "\n")
             }
         }
         let driver = try Driver()
         if sink.fileDescriptor == FileDescriptorWriter.standardOutput().fileDescriptor { driver.stopWhenOutputCloses() }
         let began = MonotonicClock.now()
-        driver.watch(device.fileDescriptor) {
-            let batch: DeviceBatch
-            do throws(DeviceError) {
-                batch = try device.read()
-            } catch let error where error.code == .gone {
-                Diagnostics.note("\(path) was removed; the recording ends here")
-                driver.finish()
-                return
-            } catch {
-                throw CLIError.runtime(error.description)
-            }
-            // One write per batch, not per event: a 16-finger pad at 1 kHz sends ~50,000 events a second.
+        source.onGone = {
+            Diagnostics.note("\(path) was removed; the recording ends here")
+            driver.finish()
+        }
+        source.onInputs = { inputs in
+            // One write per read, not per event: a 16-finger pad at 1 kHz sends ~50,000 events a second.
             var text = ""
-            for event in batch.events {
+            for event in inputs.compactMap(\.recordedEvent) {
                 if start == nil { try writeStart(at: event.time) }
                 text += EvemuWriter.eventLine(event, since: start ?? event.time)
                 text += "\n"
@@ -58,16 +81,13 @@ enum RecordCommand {
             }
             if !text.isEmpty { try sink.write(text) }
         }
+        source.start(in: driver, into: nil)
         driver.work = {
-            guard let duration else { return -1 }
+            guard let duration else { return .idle }
             let remaining = Int64(duration * 1_000_000) - (MonotonicClock.now().microseconds - began.microseconds)
-            if remaining <= 0 {
-                driver.finish()
-                return 0
-            }
-            return pollTimeout(microseconds: remaining)
+            return remaining <= 0 ? .finished : .within(remaining)
         }
-        Diagnostics.note("recording \(path) ('\(device.description.name)'); Ctrl-C to stop")
+        Diagnostics.note("recording \(path) ('\(source.description.name)'); Ctrl-C to stop")
         try driver.run()
         if start == nil, let initial {
             try writeStart(at: initial.time)

@@ -1,4 +1,5 @@
 import PlumometerLinux
+import PlumometerOutput
 
 /// Picks the output for `--format`: the live view on a terminal unless a format is given, JSON Lines otherwise.
 enum OutputChoice {

@@ -1,4 +1,5 @@
 import PlumometerCore
+import PlumometerOutput
 
 /// Where readings go: a line format on a file descriptor, or the live view.
 protocol ReadingOutput: AnyObject {

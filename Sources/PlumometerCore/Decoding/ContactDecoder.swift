@@ -15,68 +15,32 @@
 /// State applies at `SYN_REPORT`. Devices whose multitouch contacts carry no `ABS_MT_PRESSURE` but that report a
 /// legacy `ABS_PRESSURE` (the kernel's pointer emulation, which follows the oldest contact) get that pressure on
 /// their oldest contact, as `libinput measure touchpad-pressure` does.
+///
+/// Lost events (the kernel's `SYN_DROPPED`, see the kernel's `event-codes.rst`: "ignore all events up to and
+/// including next SYN_REPORT event and query the device") come two ways, and both end in one resync frame:
+/// - From a live device, bracketed by ``DeviceInput/resyncBegan(_:)`` and ``DeviceInput/resyncEnded``: libevdev's
+///   synthesised difference to the true state updates the state, its one or two `SYN_REPORT`s publish nothing, and
+///   the end publishes the merged state once. libevdev discards the rest of the frame the overflow broke when it is
+///   already queued; events that carry the `SYN_DROPPED`'s time and arrive after the resync (the kernel stamps one
+///   time on all events of a frame) are that rest, already part of the state libevdev re-read, and are ignored up
+///   to and including their `SYN_REPORT`. Without that rule the result depended on whether the rest had reached
+///   the buffer when libevdev drained it.
+/// - In a recording, as a raw `SYN_DROPPED` event: everything up to and including the next `SYN_REPORT` is ignored
+///   and the frame after it is marked as a resync (a recording cannot re-read the device).
 public struct ContactDecoder: Sendable {
-    /// The last values of one protocol B slot.
-    private struct Slot: Sendable {
-        var trackingID: Int32 = -1
-        var values = SlotValues()
-        /// Whether this slot's state is known: seeded from the device, or a tracking id seen. A recording starts
-        /// with every slot unknown, since evemu keeps no initial state.
-        var known = false
-    }
-
-    /// The values of one slot that a ``ContactSample`` carries, kept in fields rather than a dictionary: this is
-    /// written for every event of a 1 kHz, 16-finger pad. Other `ABS_MT_*` axes (orientation, tool type, ...) are
-    /// not reported, so they are not kept.
-    private struct SlotValues: Sendable, Equatable {
-        var x: Int32?
-        var y: Int32?
-        var pressure: Int32?
-        var touchMajor: Int32?
-        var touchMinor: Int32?
-
-        init() {}
-
-        init(_ values: [AbsoluteAxis: Int32]) {
-            x = values[.mtPositionX]
-            y = values[.mtPositionY]
-            pressure = values[.mtPressure]
-            touchMajor = values[.mtTouchMajor]
-            touchMinor = values[.mtTouchMinor]
-        }
-
-        mutating func set(_ axis: AbsoluteAxis, _ value: Int32) {
-            switch axis {
-            case .mtPositionX: x = value
-            case .mtPositionY: y = value
-            case .mtPressure: pressure = value
-            case .mtTouchMajor: touchMajor = value
-            case .mtTouchMinor: touchMinor = value
-            default: break
-            }
-        }
-    }
-
-    /// One protocol A contact of the current or the previous frame.
-    private struct AnonymousContact: Sendable {
-        var id: Int
-        var values: [AbsoluteAxis: Int32]
-    }
-
     private let device: DeviceDescription
     private let contactProtocol: ContactProtocol
     private let legacyPressureOnly: Bool
-    private let matchDistanceSquared: Double
 
     // Protocol B.
-    private var slots: [Slot]
+    private var slots: [SlotState]
     private var currentSlot = 0
 
     // Protocol A.
     private var pendingValues: [AbsoluteAxis: Int32] = [:]
     private var pendingContacts: [[AbsoluteAxis: Int32]] = []
     private var sawMTReport = false
-    private var anonymous: [AnonymousContact] = []
+    private var anonymous: AnonymousContacts
 
     // Single touch and legacy values (also used by the MT protocols for `ABS_PRESSURE`).
     private var singleValues: [AbsoluteAxis: Int32] = [:]
@@ -90,9 +54,7 @@ public struct ContactDecoder: Sendable {
     /// Contact ids in order of appearance, for the legacy pressure rule.
     private var appearanceOrder: [Int] = []
     private var published: [ContactSample] = []
-    private var resyncPending = false
-    /// After a raw `SYN_DROPPED`: everything up to and including the next `SYN_REPORT` is ignored.
-    private var droppingUntilReport = false
+    private var lost = LostEvents()
     /// Protocol A after a resync: wait for a frame that lists contacts (or says none are down).
     private var awaitingCompleteFrame = false
 
@@ -106,13 +68,8 @@ public struct ContactDecoder: Sendable {
         // A description can declare any slot range (2^32 slots from a hostile recording); the kernel refuses more
         // than 1024 (`input_mt_init_slots`), so no real device has more, and events for slots beyond are ignored.
         let slotCount = Swift.min(device.slotCount ?? 0, Self.maximumSlots)
-        self.slots = Array(repeating: Slot(), count: slotCount)
-        // Protocol A matching: a contact that moved more than a quarter of the larger axis span since the previous
-        // frame is a different contact. Fingers do not move that far in one report (about 12 ms).
-        let xSpan = (device.axes[.mtPositionX] ?? device.axes[.x])?.span ?? 0
-        let ySpan = (device.axes[.mtPositionY] ?? device.axes[.y])?.span ?? 0
-        let limit = Swift.max(xSpan, ySpan) / 4
-        self.matchDistanceSquared = limit > 0 ? limit * limit : Double.infinity
+        self.slots = Array(repeating: SlotState(), count: slotCount)
+        self.anonymous = AnonymousContacts(device: device)
     }
 
     /// The most protocol B slots decoded: the kernel's own limit for a multitouch device.
@@ -138,44 +95,43 @@ public struct ContactDecoder: Sendable {
         }
     }
 
-    /// Seeds the state from values read when the device was opened, so contacts already down are reported.
+    /// Seeds the state with the device's state at open, so contacts already down are reported.
     ///
-    /// - Parameters:
-    ///   - slots: per protocol B slot, its current value of every `ABS_MT_*` axis (tracking id included).
-    ///   - singleTouch: the current values of the non-multitouch axes (`ABS_X`, `ABS_Y`, `ABS_PRESSURE`).
-    ///   - touching: whether the single-touch contact is down (see ``singleTouchIsDown(device:keysDown:pressure:)``).
-    ///   - time: the time to stamp on the frame.
+    /// The state is the whole truth: slots, keys, the current slot and the single-touch values replace what the
+    /// decoder knew, and a resynchronisation in progress is over.
+    ///
+    /// - Parameter state: what the bridge read when it opened the device.
     /// - Returns: a resync frame with the contacts down, or nil when none is down and none was reported before (a
     ///   seed that clears contacts reported earlier returns an empty resync frame, so no consumer keeps them).
-    public mutating func seed(
-        slots seededSlots: [[AbsoluteAxis: Int32]],
-        singleTouch: [AbsoluteAxis: Int32],
-        touching: Bool,
-        at time: EventTime
-    ) -> ContactFrame? {
-        singleValues.merge(singleTouch) { _, new in new }
+    public mutating func seed(with state: DeviceState) -> ContactFrame? {
+        singleValues.merge(state.axes) { _, new in new }
+        keys = state.keysDown
+        touchKeyKnown = true
+        lost.reset()
         switch contactProtocol {
         case .multitouchSlots:
             for index in slots.indices {
-                var slot = Slot()
+                var slot = SlotState()
                 slot.known = true
-                if index < seededSlots.count {
-                    slot.values = SlotValues(seededSlots[index])
-                    slot.trackingID = seededSlots[index][.mtTrackingID] ?? -1
+                if index < state.slots.count {
+                    slot.values = SlotValues(state.slots[index])
+                    slot.trackingID = state.slots[index][.mtTrackingID] ?? -1
                 }
                 slots[index] = slot
             }
+            if let current = state.currentSlot { selectSlot(current) }
         case .multitouchAnonymous:
             // Protocol A keeps no per-contact state in the kernel: contacts appear with the next report.
             break
         case .singleTouch:
+            let touching = Self.singleTouchIsDown(device: device, keysDown: keys, pressure: singleValues[.pressure])
             singleTouchID = touching ? takeSyntheticID() : nil
         }
-        touchKeyKnown = true
         let before = published
         published = currentContacts()
         guard !published.isEmpty || !before.isEmpty else { return nil }
-        return ContactFrame(time: time, contacts: published, resync: true)
+        lost.resyncPending = false
+        return ContactFrame(time: state.time, contacts: published, resync: true)
     }
 
     /// The id of a contact found already down in a recording: above the device's tracking id range (so it never
@@ -186,17 +142,21 @@ public struct ContactDecoder: Sendable {
         return candidate <= Int64(Int32.max) ? Int32(candidate) : Int32(-2 - slot)
     }
 
-    /// Marks the next frame as a resynchronisation, after the bridge saw `SYN_DROPPED` and lets libevdev resync.
+    /// Feeds one input: an event, or a marker of libevdev's resynchronisation.
     ///
-    /// The events that follow (libevdev's synthesised difference to the true state) update the state as usual;
-    /// for protocol B they end vanished contacts with tracking id -1. Protocol A contacts are re-listed by the
-    /// device in every frame, so the next frame that lists contacts (or a `BTN_TOUCH` release) is taken as truth.
-    public mutating func beginResync() {
-        resyncPending = true
-        pendingValues = [:]
-        pendingContacts = []
-        sawMTReport = false
-        if contactProtocol == .multitouchAnonymous { awaitingCompleteFrame = true }
+    /// - Parameter input: the next input of the source.
+    /// - Returns: a frame when the contacts changed at a `SYN_REPORT`, or the one resync frame of a
+    ///   resynchronisation (at its end; for protocol A at the device's next complete frame), otherwise nil.
+    public mutating func consume(_ input: DeviceInput) -> ContactFrame? {
+        switch input {
+        case .event(let event):
+            return consume(event)
+        case .resyncBegan(let time):
+            beginResync(at: time)
+            return nil
+        case .resyncEnded:
+            return endResync()
+        }
     }
 
     /// Feeds one event.
@@ -204,12 +164,13 @@ public struct ContactDecoder: Sendable {
     /// - Parameter event: the next event of the device.
     /// - Returns: a frame at `SYN_REPORT` when the contacts changed or the frame is a resync, otherwise nil.
     public mutating func consume(_ event: RawEvent) -> ContactFrame? {
-        if droppingUntilReport {
-            if event.isReport {
-                droppingUntilReport = false
-                resyncPending = true
-                if contactProtocol == .multitouchAnonymous { awaitingCompleteFrame = true }
-            }
+        switch lost.admit(event) {
+        case .apply:
+            break
+        case .skip:
+            return nil
+        case .skipLast:
+            if lost.resyncPending, contactProtocol == .multitouchAnonymous { awaitingCompleteFrame = true }
             return nil
         }
         switch event.type {
@@ -227,11 +188,35 @@ public struct ContactDecoder: Sendable {
         return nil
     }
 
+    /// The bridge saw `SYN_DROPPED` at `time` and lets libevdev resynchronise: the partial frame is worthless.
+    ///
+    /// The events that follow (libevdev's synthesised difference to the true state) update the state as usual;
+    /// for protocol B they end vanished contacts with tracking id -1. Protocol A contacts are re-listed by the
+    /// device in every frame, so the next frame that lists contacts (or a `BTN_TOUCH` release) is taken as truth.
+    private mutating func beginResync(at time: EventTime) {
+        lost.begin(at: time)
+        pendingValues = [:]
+        pendingContacts = []
+        sawMTReport = false
+        if contactProtocol == .multitouchAnonymous { awaitingCompleteFrame = true }
+    }
+
+    /// libevdev's difference is complete: publishes the merged state as the one resync frame.
+    private mutating func endResync() -> ContactFrame? {
+        guard let time = lost.end() else { return nil }
+        // Protocol A: libevdev's difference holds no contacts; the device's next complete frame is the resync frame.
+        if awaitingCompleteFrame { return nil }
+        lost.resyncPending = false
+        return ContactFrame(time: time, contacts: published, resync: true)
+    }
+
     private mutating func consumeSyn(_ event: RawEvent) -> ContactFrame? {
         switch SynCode(rawValue: event.code) {
         case .dropped:
-            // A recording (or a raw stream) lost events: the partial frame is worthless and is dropped.
-            droppingUntilReport = true
+            // A recording (or a raw stream) lost events: the partial frame is worthless and is dropped. A
+            // resynchronisation never holds one (libevdev synthesises none), so there it is ignored.
+            guard !lost.resynchronising else { return nil }
+            lost.rawDrop()
             pendingValues = [:]
             pendingContacts = []
             sawMTReport = false
@@ -244,7 +229,15 @@ public struct ContactDecoder: Sendable {
             }
             return nil
         case .report:
-            return finishFrame(at: event.time)
+            guard lost.resynchronising else { return finishFrame(at: event.time) }
+            // libevdev's difference comes in one or two frames; only the state after the last is the truth. For
+            // protocol A its `ABS_MT_*` values are the kernel's last ones, not a listing of the contacts down.
+            pendingValues = [:]
+            pendingContacts = []
+            sawMTReport = false
+            _ = finishFrame(at: event.time)
+            lost.syntheticReport(at: event.time)
+            return nil
         default:
             return nil
         }
@@ -254,8 +247,7 @@ public struct ContactDecoder: Sendable {
         switch contactProtocol {
         case .multitouchSlots:
             if axis == .mtSlot {
-                let minimum = Int(device.axes[.mtSlot]?.minimum ?? 0)
-                currentSlot = Int(value) - minimum
+                selectSlot(value)
             } else if axis.isMultitouch {
                 guard slots.indices.contains(currentSlot) else { return }
                 if axis == .mtTrackingID {
@@ -282,6 +274,11 @@ public struct ContactDecoder: Sendable {
         }
     }
 
+    /// Selects the slot `ABS_MT_SLOT` names with `value` (slots count from the axis' minimum).
+    private mutating func selectSlot(_ value: Int32) {
+        currentSlot = Int(value) - Int(device.axes[.mtSlot]?.minimum ?? 0)
+    }
+
     private mutating func finishFrame(at time: EventTime) -> ContactFrame? {
         switch contactProtocol {
         case .multitouchSlots:
@@ -299,7 +296,7 @@ public struct ContactDecoder: Sendable {
                 return nil
             }
             awaitingCompleteFrame = false
-            matchAnonymous(pendingContacts)
+            anonymous.match(pendingContacts, nextID: &nextSyntheticID)
             pendingContacts = []
             sawMTReport = false
         case .singleTouch:
@@ -315,53 +312,12 @@ public struct ContactDecoder: Sendable {
             }
         }
         let current = currentContacts()
-        let resync = resyncPending
-        resyncPending = false
+        let resync = lost.resyncPending
+        lost.resyncPending = false
         let changed = current != published
         published = current
         guard changed || resync else { return nil }
         return ContactFrame(time: time, contacts: current, resync: resync)
-    }
-
-    /// Gives each protocol A contact of this frame the id of the nearest unmatched contact of the previous frame.
-    private mutating func matchAnonymous(_ listed: [[AbsoluteAxis: Int32]]) {
-        var previous = anonymous
-        var next: [AnonymousContact] = []
-        for values in listed {
-            var bestIndex: Int?
-            var bestDistance = Double.infinity
-            for (index, old) in previous.enumerated() {
-                // The device's own tracking id, when it sends one, decides outright.
-                if let id = values[.mtTrackingID], let oldID = old.values[.mtTrackingID] {
-                    if id == oldID {
-                        bestIndex = index
-                        bestDistance = 0
-                        break
-                    }
-                    continue
-                }
-                let distance = Self.distanceSquared(values, old.values)
-                if distance < bestDistance {
-                    bestDistance = distance
-                    bestIndex = index
-                }
-            }
-            if let index = bestIndex, bestDistance <= matchDistanceSquared {
-                next.append(AnonymousContact(id: previous[index].id, values: values))
-                previous.remove(at: index)
-            } else {
-                next.append(AnonymousContact(id: takeSyntheticID(), values: values))
-            }
-        }
-        anonymous = next
-    }
-
-    private static func distanceSquared(_ a: [AbsoluteAxis: Int32], _ b: [AbsoluteAxis: Int32]) -> Double {
-        guard let ax = a[.mtPositionX], let ay = a[.mtPositionY], let bx = b[.mtPositionX], let by = b[.mtPositionY]
-        else { return 0 }
-        let dx = Double(ax) - Double(bx)
-        let dy = Double(ay) - Double(by)
-        return dx * dx + dy * dy
     }
 
     private mutating func takeSyntheticID() -> Int {
@@ -394,7 +350,8 @@ public struct ContactDecoder: Sendable {
             }
             return result.sorted { $0.id < $1.id }
         case .multitouchAnonymous:
-            return anonymous.map { Self.sample(id: $0.id, slot: nil, values: $0.values) }.sorted { $0.id < $1.id }
+            return anonymous.contacts.map { Self.sample(id: $0.id, slot: nil, values: $0.values) }
+                .sorted { $0.id < $1.id }
         case .singleTouch:
             guard let id = singleTouchID else { return [] }
             return [

@@ -1,4 +1,5 @@
 import PlumometerCore
+import PlumometerOutput
 
 /// Settings that shape readings, shared by live streaming and replay.
 struct ReadingSettings: Sendable {
@@ -18,31 +19,6 @@ enum TareStart {
     case atOpen(ContactFrame?)
     /// A recording: its first frame, where reading it starts.
     case atFirstFrame
-}
-
-/// Something frames are played into, with time passing between them: the reading pipeline, or the guided
-/// calibration. Sources (a live device, a recording at any pace) tick it at exactly ``nextDeadline``.
-protocol FrameConsumer: AnyObject {
-    /// Consumes a frame; returns true to stop reading.
-    func consume(_ frame: ContactFrame) throws -> Bool
-    /// Time has passed to `now` (a deadline) without a frame; returns true to stop reading.
-    func tick(now: EventTime) throws -> Bool
-    /// The next device time at which time passing alone changes something, or nil.
-    var nextDeadline: EventTime? { get }
-}
-
-extension FrameConsumer {
-    /// Ticks the consumer at each of its deadlines up to `time`, in order: what every source (a recording at any
-    /// pace, a live device) does when time passes, so readings are stamped alike.
-    /// - Returns: true when the consumer asked to stop.
-    func tickDeadlines(through time: EventTime) throws -> Bool {
-        while let deadline = nextDeadline, deadline <= time {
-            if try tick(now: deadline) { return true }
-            // A tick at its own deadline always moves the deadline on; never loop on one that does not.
-            if let after = nextDeadline, after <= deadline { break }
-        }
-        return false
-    }
 }
 
 /// Frames in, readings out: the one path every source (live device, recording, demo) goes through.

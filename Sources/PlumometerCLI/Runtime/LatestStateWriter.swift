@@ -1,5 +1,6 @@
 import Foundation
 import PlumometerLinux
+import PlumometerOutput
 
 /// Somewhere lines go. `droppable` lines are frames: a newer frame makes an unwritten older one worthless.
 protocol LineSink: AnyObject {

@@ -1,7 +1,7 @@
 import PlumometerCore
 import Testing
 
-@testable import PlumometerCLI
+@testable import PlumometerOutput
 
 /// The byte builder of the JSON hot path writes exactly what the reference String formatting writes.
 @Suite struct NumberFormattingTests {
@@ -46,5 +46,23 @@ import Testing
                 + JSONText.string("a \"quoted\"\\path\n\u{1}ü")
         )
         #expect(NumberText.seconds(EventTime(microseconds: -1_500_000)) == "-1.500000")
+    }
+
+    @Test func trimmedBoundsAndPaddedFields() {
+        #expect(NumberText.trimmed(0.001) == "0.001")
+        #expect(NumberText.trimmed(1_000_000) == "1000000")
+        #expect(NumberText.trimmed(2.5) == "2.5")
+        #expect(NumberText.trimmed(-0.0000004) == "0", "below the sixth place rounds to a plain zero")
+        #expect(NumberText.padLeft("31.6%", 6) == " 31.6%")
+        #expect(NumberText.padLeft("100.0%", 6) == "100.0%")
+        #expect(NumberText.padLeft("1234567", 6) == "1234567", "never cut")
+    }
+
+    @Test func weightsInEachUnit() {
+        #expect(WeightUnit.grams.format(grams: 12.34) == "12.3 g")
+        #expect(WeightUnit.ounces.format(grams: 12.34) == "0.44 oz")
+        #expect(WeightUnit.carats.format(grams: 12.34) == "61.7 ct")
+        #expect(WeightUnit.ounces.format(grams: 28.349523125) == "1.00 oz")
+        #expect(WeightUnit(rawValue: "oz") == .ounces && WeightUnit(rawValue: "lb") == nil)
     }
 }

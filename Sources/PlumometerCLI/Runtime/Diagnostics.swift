@@ -1,4 +1,5 @@
 import PlumometerLinux
+import PlumometerOutput
 
 /// Messages for people: standard error, never mixed into the data on stdout.
 enum Diagnostics {

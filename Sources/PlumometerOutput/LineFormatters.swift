@@ -1,24 +1,31 @@
-import PlumometerCore
+public import PlumometerCore
 
 /// Turns readings into lines of one of the line formats (JSON Lines, CSV, text).
 ///
 /// A formatter only builds text; a ``LineOutput`` writes it. Every method returns complete lines (each ending
 /// in a newline) or nil when the format has nothing to say.
-protocol LineFormatter {
+public protocol LineFormatter {
     /// Printed once before anything else (the CSV header).
     func header() -> String?
+    /// The lines that announce a device (JSON Lines, text) when reading from it starts.
     func device(_ record: DeviceRecord) -> String?
+    /// The lines of one reading, the `sequence`-th of the device at `device`.
     func frame(_ reading: Reading, sequence: Int, device: String) -> String?
+    /// The lines that say the device at `path` went away at `time`.
     func removed(path: String, time: EventTime) -> String?
 }
 
 /// JSON Lines, schema version 1: see docs/output-format.md. Additions are allowed, renames are not.
-struct JSONLinesFormatter: LineFormatter {
+public struct JSONLinesFormatter: LineFormatter {
+    /// The `schema` field of every device line.
     static let schemaVersion = 1
 
-    func header() -> String? { nil }
+    /// Creates the formatter.
+    public init() {}
 
-    func device(_ record: DeviceRecord) -> String? {
+    public func header() -> String? { nil }
+
+    public func device(_ record: DeviceRecord) -> String? {
         let description = record.description
         var line = "{\"type\":\"device\",\"time\":" + NumberText.seconds(record.time)
         line += ",\"device\":" + JSONText.string(record.path)
@@ -42,7 +49,7 @@ struct JSONLinesFormatter: LineFormatter {
         return line
     }
 
-    func frame(_ reading: Reading, sequence: Int, device: String) -> String? {
+    public func frame(_ reading: Reading, sequence: Int, device: String) -> String? {
         var line = LineBuilder(capacity: 128 + device.utf8.count + reading.contacts.count * 300)
         line.append("{\"type\":\"frame\",\"time\":")
         line.append(seconds: reading.time)
@@ -83,24 +90,27 @@ struct JSONLinesFormatter: LineFormatter {
         return line.string
     }
 
-    func removed(path: String, time: EventTime) -> String? {
+    public func removed(path: String, time: EventTime) -> String? {
         "{\"type\":\"removed\",\"time\":" + NumberText.seconds(time) + ",\"device\":" + JSONText.string(path) + "}\n"
     }
 }
 
 /// CSV (RFC 4180): a header, then one row per contact per frame. A frame with no contacts is one row whose
 /// contact columns are empty, so a consumer sees the surface clear.
-struct CSVFormatter: LineFormatter {
+public struct CSVFormatter: LineFormatter {
     static let columns = [
         "time", "seq", "device", "id", "slot", "x", "y", "pressure", "force", "percent", "ratio", "share", "rank",
         "heaviest", "stable", "saturated", "grams",
     ]
 
-    func header() -> String? { Self.columns.joined(separator: ",") + "\n" }
+    /// Creates the formatter.
+    public init() {}
 
-    func device(_ record: DeviceRecord) -> String? { nil }
+    public func header() -> String? { Self.columns.joined(separator: ",") + "\n" }
 
-    func frame(_ reading: Reading, sequence: Int, device: String) -> String? {
+    public func device(_ record: DeviceRecord) -> String? { nil }
+
+    public func frame(_ reading: Reading, sequence: Int, device: String) -> String? {
         let prefix = NumberText.seconds(reading.time) + ",\(sequence)," + Self.field(device) + ","
         guard !reading.contacts.isEmpty else { return prefix + ",,,,,,,,,,,,,\n" }
         var text = ""
@@ -120,7 +130,7 @@ struct CSVFormatter: LineFormatter {
         return text
     }
 
-    func removed(path: String, time: EventTime) -> String? { nil }
+    public func removed(path: String, time: EventTime) -> String? { nil }
 
     /// A CSV field, quoted when it holds a comma, a quote or a line break.
     static func field(_ text: String) -> String {
@@ -130,12 +140,18 @@ struct CSVFormatter: LineFormatter {
 }
 
 /// One human-readable line per frame: `12.345678  #17 31.6% *heaviest*   #18 12.0%  (0.38x)`.
-struct TextFormatter: LineFormatter {
-    var unit: WeightUnit = .grams
+public struct TextFormatter: LineFormatter {
+    /// The unit weights are shown in.
+    public var unit: WeightUnit
 
-    func header() -> String? { nil }
+    /// Creates the formatter, showing weights in `unit`.
+    public init(unit: WeightUnit = .grams) {
+        self.unit = unit
+    }
 
-    func device(_ record: DeviceRecord) -> String? {
+    public func header() -> String? { nil }
+
+    public func device(_ record: DeviceRecord) -> String? {
         var line =
             "# " + record.path.forTerminal + ": " + record.description.name.forTerminal + " ["
             + record.description.identity.idString + "]"
@@ -147,7 +163,7 @@ struct TextFormatter: LineFormatter {
         return line
     }
 
-    func frame(_ reading: Reading, sequence: Int, device: String) -> String? {
+    public func frame(_ reading: Reading, sequence: Int, device: String) -> String? {
         var line = NumberText.seconds(reading.time)
         if reading.resync { line += "  [resync]" }
         if reading.contacts.isEmpty { return line + "  (no contacts)\n" }
@@ -165,7 +181,7 @@ struct TextFormatter: LineFormatter {
         return line + "\n"
     }
 
-    func removed(path: String, time: EventTime) -> String? {
+    public func removed(path: String, time: EventTime) -> String? {
         NumberText.seconds(time) + "  " + path + " removed\n"
     }
 }
@@ -178,16 +194,5 @@ extension String {
             if character == target { out += replacement } else { out.append(character) }
         }
         return out
-    }
-}
-
-extension DeviceDescription {
-    /// What the `slots` field reports: the slot count, 1 for a single-touch device, nil for protocol A.
-    var reportedSlots: Int? {
-        switch contactProtocol {
-        case .multitouchSlots: slotCount
-        case .singleTouch: 1
-        case .multitouchAnonymous: nil
-        }
     }
 }

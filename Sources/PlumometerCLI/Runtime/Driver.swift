@@ -2,7 +2,7 @@ import PlumometerLinux
 
 /// Runs a command's work inside the bridge's poll loop: the loop blocks in `poll()` on the device, the udev
 /// monitor and the keyboard, takes SIGINT/SIGTERM/SIGHUP through a signalfd, and calls `work` before every
-/// wait to do what is due and say how long it may sleep.
+/// wait to do what is due and say, as a ``Due``, how long it may sleep or that the run is over.
 final class Driver {
     let loop: PollLoop
     private var failure: (any Error)?
@@ -12,8 +12,8 @@ final class Driver {
     var onResize: () -> Void = {}
     /// Called on SIGHUP (reopen the device).
     var onHangup: () throws -> Void = {}
-    /// Does what is due and returns the milliseconds until it is next needed (-1: only when something happens).
-    var work: () throws -> Int32 = { -1 }
+    /// Does what is due and says when it is next needed, or that the run is over.
+    var work: () throws -> Due = { .idle }
 
     init() throws {
         loop = try PollLoop(
@@ -55,7 +55,7 @@ final class Driver {
         let output = FileDescriptorWriter.standardOutput()
         guard output.isPipe else { return }
         loop.watchHangUp(output.fileDescriptor) { [unowned self] in
-            self.attempt { if output.readerHasGone { throw OutputClosed() } }
+            self.attempt { if output.readerHasGone { throw OutputError.closed(output.name, function: "poll") } }
         }
     }
 
@@ -66,7 +66,13 @@ final class Driver {
     func run() throws {
         loop.run { [unowned self] in
             do {
-                return try self.work()
+                switch try self.work() {
+                case .within(let microseconds):
+                    return pollTimeout(microseconds: microseconds)
+                case .finished:
+                    self.loop.stop()
+                    return 0
+                }
             } catch {
                 self.fail(error)
                 return 0
@@ -82,6 +88,26 @@ final class Driver {
     private func fail(_ error: any Error) {
         if failure == nil { failure = error }
         loop.stop()
+    }
+}
+
+/// When a command's timed work is next needed: within so many microseconds of now (nil: only once something
+/// happens, a device event, a key, a signal), or never again, because the run is over.
+enum Due: Equatable {
+    case within(Int64?)
+    case finished
+
+    /// Nothing is due until something happens.
+    static let idle = Due.within(nil)
+
+    /// The sooner of two: finished wins, then the shorter wait.
+    func sooner(_ other: Due) -> Due {
+        switch (self, other) {
+        case (.finished, _), (_, .finished): .finished
+        case (.within(let a?), .within(let b?)): .within(Swift.min(a, b))
+        case (.within(let a?), .within(nil)): .within(a)
+        case (.within(nil), .within(let b)): .within(b)
+        }
     }
 }
 

@@ -1,0 +1,75 @@
+/// A command of the tool: its table (``spec``) and what it does with a parsed command line (``run(_:)``).
+///
+/// Each command declares itself in its own file; ``CommandRegistry`` lists them, and dispatch, help, the manual
+/// page and the shell completions all read the same tables.
+protocol Command: SendableMetatype {
+    /// The command's name, options, arguments, help and examples.
+    static var spec: CommandSpec { get }
+    /// Does the command's work.
+    /// - Parameter arguments: the command line, parsed against ``spec``.
+    /// - Throws: a ``UsageError`` for a bad command line (exit 2); anything else is a runtime failure (exit 1).
+    static func run(_ arguments: ParsedArguments) throws
+}
+
+/// A positional argument of a command.
+struct PositionalSpec: Sendable, Equatable {
+    let name: String
+    let help: String
+    let required: Bool
+    /// What the argument is, for completions.
+    let completion: ValueCompletion
+
+    init(name: String, help: String, required: Bool, completion: ValueCompletion = .text) {
+        self.name = name
+        self.help = help
+        self.required = required
+        self.completion = completion
+    }
+}
+
+/// A command's table: its options, positionals and help text.
+struct CommandSpec: Sendable {
+    let name: String
+    let summary: String
+    /// Every option, in the order help lists them; `-h, --help` is always last.
+    let options: [OptionSpec]
+    let positionals: [PositionalSpec]
+    /// Extra help paragraphs printed after the options.
+    let discussion: String
+    let examples: [String]
+
+    init(
+        name: String,
+        summary: String,
+        options: [any OptionDeclaration],
+        positionals: [PositionalSpec] = [],
+        discussion: String = "",
+        examples: [String] = []
+    ) {
+        self.name = name
+        self.summary = summary
+        self.options = options.map(\.spec) + [Flag.help.spec]
+        self.positionals = positionals
+        self.discussion = discussion
+        self.examples = examples
+    }
+
+    func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }
+
+    func option(short: Character) -> OptionSpec? { options.first { $0.short == short } }
+
+    /// Whether `option` is one of this command's options (the very same entry, not only the same name).
+    func declares(_ option: any OptionDeclaration) -> Bool { options.contains(option.spec) }
+
+    /// `plumometer replay FILE [--format text|jsonl|csv] ...`
+    var usage: String {
+        var parts = ["plumometer", name]
+        for positional in positionals {
+            parts.append(positional.required ? positional.name : "[\(positional.name)]")
+        }
+        for option in options where option != Flag.help.spec {
+            parts.append("[\(option.synopsis)]")
+        }
+        return parts.joined(separator: " ")
+    }
+}

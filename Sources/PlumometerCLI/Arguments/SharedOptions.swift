@@ -1,0 +1,105 @@
+import PlumometerOutput
+
+/// The formats of readings (stream, replay, demo), in the order help lists them.
+enum OutputFormat: String, CaseIterable, Sendable {
+    case text
+    case jsonl
+    case csv
+    case live
+}
+
+/// The formats of a one-shot report (`list`, `calibrate`'s fit).
+enum ReportFormat: String, CaseIterable, Sendable {
+    case text
+    case json
+}
+
+/// The options shared by everything that produces readings: stream, replay and demo.
+enum ReadingOptions {
+    static let format = Option<OutputFormat>.choice(
+        "format",
+        short: "f",
+        cases: OutputFormat.allCases,
+        help: "Output format. Default: live view on a terminal, jsonl otherwise."
+    )
+    // A day at most: a longer interval is a mistake, and the bound keeps the microseconds within Int64.
+    static let interval = Option<Int>.wholeNumber(
+        "interval",
+        value: "MS",
+        range: 0...86_400_000,
+        help: "Write the latest state at most every MS milliseconds (0: every frame)."
+    )
+    static let maxContacts = Option<Int>.wholeNumber(
+        "max-contacts",
+        value: "N",
+        range: 1...4_096,
+        help: "Report only the N heaviest contacts of each frame."
+    )
+    static let profile = Option<String>(
+        "profile",
+        value: "FILE",
+        completion: .file,
+        help: "Use this calibration profile instead of the saved one for the device."
+    )
+    static let smooth = Flag(
+        "smooth",
+        help: "Smooth reported forces (one-euro filter); raw pressure is always kept as read."
+    )
+    static let tare = Flag("tare", help: "Zero the readings of whatever rests on the surface when reading starts.")
+    static let unit = Option<WeightUnit>.choice(
+        "unit",
+        value: "UNIT",
+        cases: [.grams, .ounces, .carats],
+        help: "Unit for weights in text and live output (JSON and CSV stay in grams)."
+    )
+
+    /// The group, in the order help lists it (`-q, --quiet` last).
+    static let all: [any OptionDeclaration] = [format, interval, maxContacts, profile, smooth, tare, unit, Flag.quiet]
+}
+
+/// The options that pace a recording: replay and demo.
+enum PacingOptions {
+    static let speed = Option<Double>(
+        "speed",
+        value: "X",
+        help: "Replay X times faster than recorded (default 1)."
+    ) { text throws(ValueError) in
+        // From a thousandth of real time to a million times faster.
+        guard let speed = Double(text), speed >= 0.001, speed <= 1_000_000 else {
+            throw .invalid(text, for: "speed", expected: "a number from 0.001 to 1000000")
+        }
+        return speed
+    }
+    static let fast = Flag("fast", help: "Replay as fast as possible.")
+
+    /// The group, in the order help lists it.
+    static let all: [any OptionDeclaration] = [speed, fast]
+}
+
+extension ParsedArguments {
+    /// The settings that shape readings (stream, replay, demo), from ``ReadingOptions``.
+    func readingSettings() throws(UsageError) -> ReadingSettings {
+        var settings = ReadingSettings()
+        if let interval = try value(of: ReadingOptions.interval) { settings.interval = Int64(interval) * 1_000 }
+        settings.maxContacts = try value(of: ReadingOptions.maxContacts)
+        settings.smooth = flag(ReadingOptions.smooth)
+        settings.tareAtStart = flag(ReadingOptions.tare)
+        settings.unit = try value(of: ReadingOptions.unit) ?? .grams
+        settings.profilePath = try value(of: ReadingOptions.profile)
+        return settings
+    }
+}
+
+extension Pacing {
+    /// The pacing that ``PacingOptions`` ask for: `--fast`, `--speed X`, or real time.
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        if arguments.flag(PacingOptions.fast) {
+            if arguments.has(PacingOptions.speed) {
+                throw arguments.usageError("Give either --fast or --speed, not both.")
+            }
+            self.init(speed: nil)
+        } else {
+            self.init(speed: try arguments.value(of: PacingOptions.speed) ?? 1)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import PlumometerCore
+import PlumometerLinux
+
+/// `stream`'s source: the target device, followed through udev hotplug, read by a ``LiveSource`` into the session.
+///
+/// A device that vanishes is announced (`removed`) and waited for; one that appears and fits the target is opened
+/// and read as if it had been there from the start; SIGHUP reopens the device for a fresh description and state.
+final class DeviceStream: FrameSource {
+    private let target: DeviceTarget
+    private let grab: Bool
+    private let session: ReadingSession
+    private var source: LiveSource?
+    private var identity: DeviceIdentity?
+    private var monitor: HotplugMonitor?
+
+    /// A stream of `target`'s device into `session`; nothing is opened yet.
+    init(target: DeviceTarget, grab: Bool, session: ReadingSession) {
+        self.target = target
+        self.grab = grab
+        self.session = session
+    }
+
+    /// Opens `path`, announces it and reports what already rests on it.
+    func open(path: String) throws {
+        let source = try LiveSource(path: path, grab: grab)
+        let pipeline: ReadingPipeline
+        do {
+            pipeline = try session.begin(
+                source.description,
+                path: path,
+                at: source.clock.now(),
+                from: .device,
+                tare: .atOpen(source.initialFrame)
+            )
+        } catch {
+            source.close()
+            throw error
+        }
+        self.source = source
+        identity = source.description.identity
+        source.onResync = {
+            Diagnostics.note("\(path): events were dropped by the kernel (SYN_DROPPED); resynchronised")
+        }
+        source.onGone = { [unowned self] in try self.disconnected() }
+        source.start(in: session.driver, into: pipeline)
+        Diagnostics.note("reading \(path) ('\(source.description.name)'); Ctrl-C to stop")
+    }
+
+    /// Whether udev add/remove events are followed.
+    var followsHotplug: Bool { monitor != nil }
+
+    /// Starts following udev add/remove events, if udev can be reached.
+    func followHotplug() {
+        do {
+            let monitor = try HotplugMonitor()
+            self.monitor = monitor
+            session.driver.watch(monitor.fileDescriptor) { [unowned self] in try self.hotplug() }
+        } catch {
+            Diagnostics.note("not following hotplug: \(error)")
+        }
+    }
+
+    /// SIGHUP: close and open the same device again (a fresh description and state).
+    func reopen() throws {
+        guard let path = source?.path else { return }
+        try session.pipeline?.flush()
+        close()
+        Diagnostics.note("SIGHUP: reopening \(path)")
+        try open(path: path)
+    }
+
+    /// The device's deadlines (a contact becoming stable while nothing moves, a reading held back by
+    /// `--interval`); nothing is due while no device is open.
+    func due() throws -> Due {
+        try source?.due() ?? .idle
+    }
+
+    /// Stops reading the device and closes it.
+    func close() {
+        source?.close()
+        source = nil
+    }
+
+    private func disconnected() throws {
+        guard let source else { return }
+        let path = source.path
+        try session.pipeline?.flush()
+        try session.output.removed(path: path, time: source.clock.now())
+        close()
+        if monitor == nil {
+            throw CLIError.runtime("\(path) disappeared, and udev cannot be reached to wait for it to come back.")
+        }
+        Diagnostics.note("\(path) was removed; waiting for it to come back (Ctrl-C to stop)")
+    }
+
+    private func hotplug() throws {
+        guard let monitor else { return }
+        for event in monitor.receive() {
+            switch event {
+            case .removed(let node):
+                if node == source?.path { try disconnected() }
+            case .added(let node):
+                guard source == nil else { continue }
+                // Keyboards, mice and the like are skipped without a word, as in a scan.
+                guard let candidate = try DeviceDiscovery.inspect(node: node) else { continue }
+                if case .skipped = candidate.verdict { continue }
+                guard target.accepts(candidate, previous: identity) else {
+                    // Say why a device that came back (or a new candidate) is not read, rather than stay silent.
+                    if let reason = candidate.verdict.reason {
+                        Diagnostics.note("\(node) (\(candidate.name)) appeared but is not read: \(reason)")
+                    }
+                    continue
+                }
+                do {
+                    try open(path: node)
+                } catch {
+                    Diagnostics.error("\(node) appeared but could not be read: \(error)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import PlumometerCore
+import PlumometerLinux
+
+/// Which device `--device` names: a node path, a name substring, or (absent) the best one found.
+enum DeviceTarget {
+    case path(String)
+    case name(String)
+    case best
+
+    init(_ selector: String?) {
+        guard let selector, !selector.isEmpty else {
+            self = .best
+            return
+        }
+        self = selector.hasPrefix("/") ? .path(selector) : .name(selector)
+    }
+
+    /// The node to open now.
+    /// - Throws: ``CLIError`` that says why nothing fits (no candidates, permissions, no match).
+    func resolve() throws -> String {
+        switch self {
+        case .path(let path):
+            return path
+        case .name(let name):
+            let report = try DeviceDiscovery.scan(includeSkipped: false)
+            guard let match = report.select(name) else {
+                let names = report.devices.map { "'\($0.name)' (\($0.node))" }.joined(separator: ", ")
+                throw CLIError.runtime(
+                    "no input device's name contains '\(name)'"
+                        + (names.isEmpty ? "." : "; candidates: \(names).") + " See 'plumometer list --all'."
+                )
+            }
+            return match.node
+        case .best:
+            let report = try DeviceDiscovery.scan(includeSkipped: false)
+            guard let best = report.best else { throw CLIError.runtime(report.whyNothingUsable) }
+            return best.node
+        }
+    }
+
+    /// Whether a device that just appeared is the one to read: the same identity as before, or in auto mode
+    /// (and for a name) any suitable device.
+    func accepts(_ candidate: DiscoveredDevice, previous: DeviceIdentity?) -> Bool {
+        guard candidate.isUsable, let identity = candidate.description?.identity else { return false }
+        if let previous, identity == previous { return true }
+        switch self {
+        case .path(let path): return candidate.node == path
+        case .name(let name): return candidate.name.lowercased().contains(name.lowercased())
+        case .best: return true
+        }
+    }
+}

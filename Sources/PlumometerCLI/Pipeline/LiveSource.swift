@@ -1,0 +1,113 @@
+import PlumometerCore
+import PlumometerLinux
+
+/// A live evdev device as a source of frames in the poll loop: the live counterpart of ``RecordingPlayer``, and the
+/// one place a device is read (stream, calibrate and record all read through it).
+///
+/// It watches the device, reads what it has, decodes it with the one ``ContactDecoder`` (seeded with the state at
+/// open, fed the bridge's resync markers), keeps the device's clock, and ticks its consumer at exactly the
+/// consumer's deadlines: before a frame that comes later than one (as a recording is played) and when the poll
+/// loop wakes for one. A vanished device is reported to ``onGone``; every other failure propagates whole, as the
+/// bridge's ``DeviceError``, to the CLI's entry point.
+final class LiveSource: FrameSource {
+    /// The open device.
+    let device: EvdevDevice
+    /// What rested on the device when it was opened, as a resync frame; nil when the surface was clear.
+    let initialFrame: ContactFrame?
+    /// Maps now onto the device's event clock.
+    private(set) var clock: DeviceClock
+    /// Called with every input read, before it is decoded (`record` writes them as they come).
+    var onInputs: (([DeviceInput]) throws -> Void)?
+    /// Called for a read that holds a `SYN_DROPPED` resynchronisation.
+    var onResync: (() -> Void)?
+    /// Called when the device vanished (unplugged); without it the `.gone` ``DeviceError`` propagates.
+    var onGone: (() throws -> Void)?
+
+    private var decoder: ContactDecoder
+    private var consumer: (any FrameConsumer)?
+    private weak var driver: Driver?
+    private var token: Int?
+    /// The consumer asked to stop.
+    private var finished = false
+
+    /// Opens the device at `path` read-only and decodes what rests on it.
+    /// - Parameters:
+    ///   - path: an evdev node, `/dev/input/eventN`.
+    ///   - grab: grab the device so that no other program sees its events.
+    /// - Throws: ``DeviceError`` when the device cannot be opened (or grabbed).
+    init(path: String, grab: Bool = false) throws(DeviceError) {
+        device = try EvdevDevice(path: path, grab: grab)
+        decoder = ContactDecoder(device: device.description)
+        initialFrame = decoder.seed(with: device.openingState)
+        clock = DeviceClock(deviceUsesMonotonic: device.usesMonotonicClock)
+    }
+
+    /// The node that was opened.
+    var path: String { device.path }
+
+    /// The device as it described itself at open.
+    var description: DeviceDescription { device.description }
+
+    /// Starts reading in `driver`'s poll loop.
+    /// - Parameters:
+    ///   - driver: the loop to watch the device in.
+    ///   - consumer: where frames go; nil to read inputs only (``onInputs``), without decoding them.
+    func start(in driver: Driver, into consumer: (any FrameConsumer)?) {
+        self.driver = driver
+        self.consumer = consumer
+        token = driver.watch(device.fileDescriptor) { [unowned self] in try self.readable() }
+    }
+
+    /// Ticks the consumer at its deadlines up to the device's now.
+    /// - Returns: when the next deadline falls (nothing is due without one), or `.finished` once the consumer
+    ///   asked to stop.
+    func due() throws -> Due {
+        if finished { return .finished }
+        guard let consumer, token != nil else { return .idle }
+        // A consumer has deadlines only once something is down, by which time the device's clock is known.
+        let now = clock.now()
+        if try consumer.tickDeadlines(through: now) { return stop() }
+        guard let deadline = consumer.nextDeadline else { return .idle }
+        return .within(deadline.microseconds - now.microseconds)
+    }
+
+    /// Stops watching and closes the device. Safe to call twice.
+    func close() {
+        if let token { driver?.unwatch(token) }
+        token = nil
+        device.close()
+    }
+
+    private func readable() throws {
+        let inputs: [DeviceInput]
+        do throws(DeviceError) {
+            inputs = try device.read()
+        } catch {
+            guard error.code == .gone, let onGone else { throw error }
+            try onGone()
+            return
+        }
+        if let onResync, inputs.contains(where: Self.beginsResync) { onResync() }
+        try onInputs?(inputs)
+        guard let consumer, !finished else { return }
+        for input in inputs {
+            guard let frame = decoder.consume(input) else { continue }
+            clock.observed(frame.time)
+            if try consumer.tickDeadlines(through: frame.time) || consumer.consume(frame) {
+                _ = stop()
+                return
+            }
+        }
+    }
+
+    private static func beginsResync(_ input: DeviceInput) -> Bool {
+        if case .resyncBegan = input { return true }
+        return false
+    }
+
+    private func stop() -> Due {
+        finished = true
+        driver?.finish()
+        return .finished
+    }
+}

@@ -1,0 +1,131 @@
+import PlumometerCore
+import PlumometerLinux
+import PlumometerOutput
+
+/// Where the device being read comes from, for what a session says about it.
+enum SourceKind {
+    /// A live evdev device: another one could be chosen.
+    case device
+    /// A recording, or the bundled demo.
+    case recording
+}
+
+/// One run of a reading command (stream, replay, demo): the poll loop, the output with its live view and keys, and
+/// the pipeline of the device being read.
+///
+/// ``begin(_:path:at:from:tare:)`` is the one place a device, live or recorded, becomes a ``ReadingPipeline``;
+/// ``run(_:)`` is the one shape of timed work: the source's, then the output's redraws.
+final class ReadingSession {
+    let driver: Driver
+    let output: any ReadingOutput
+    let settings: ReadingSettings
+    /// The pipeline of the device being read (the last one, after it vanished).
+    private(set) var pipeline: ReadingPipeline?
+    private let live: LiveView?
+    private let latestStateWins: Bool
+    private var keyboard: RawKeyboard?
+    private var keysAttached = false
+    private var finished = false
+
+    /// Starts a session.
+    /// - Parameters:
+    ///   - settings: what shapes the readings.
+    ///   - format: `--format`, or nil for the live view on a terminal and JSON Lines elsewhere.
+    ///   - latestStateWins: a live device: lines are written from a thread of their own, so a stalled stdout
+    ///     never stops reading (a recording waits for its consumer instead and loses nothing).
+    /// - Throws: when the poll loop cannot be set up.
+    init(settings: ReadingSettings, format: String?, latestStateWins: Bool) throws {
+        // The loop blocks SIGINT/SIGTERM/SIGHUP for this thread and reads them from a signalfd; it must exist before
+        // any other thread (the stdout writer), which then inherits the blocked mask. A thread that did not would
+        // take the default action for a SIGTERM: death mid-line.
+        driver = try Driver()
+        (output, live) = OutputChoice.make(format: format, unit: settings.unit, latestStateWins: latestStateWins)
+        self.settings = settings
+        self.latestStateWins = latestStateWins
+        driver.stopWhenOutputCloses()
+    }
+
+    /// Builds the pipeline for a device and starts it: the device record, then what rests on it.
+    ///
+    /// Refuses a device without a pressure axis, finds its calibration profile, classifies it and attaches the
+    /// live view's keys the first time.
+    /// - Parameters:
+    ///   - description: the device.
+    ///   - path: the node or the recording's name, as the outputs show it.
+    ///   - time: the device time at which reading starts.
+    ///   - kind: where the device comes from.
+    ///   - tare: when `--tare` takes its zero.
+    /// - Returns: the pipeline, the one frames of this device go into.
+    @discardableResult
+    func begin(
+        _ description: DeviceDescription,
+        path: String,
+        at time: EventTime,
+        from kind: SourceKind,
+        tare: TareStart
+    ) throws -> ReadingPipeline {
+        guard description.pressureAxis != nil else {
+            throw CLIError.runtime(
+                "\(path) ('\(description.name)') has no pressure axis (neither ABS_MT_PRESSURE nor ABS_PRESSURE), so it cannot weigh anything."
+                    + (kind == .device ? " 'plumometer list' shows which devices can." : "")
+            )
+        }
+        let calibration = try ProfileStore.calibration(for: description, explicitPath: settings.profilePath)
+        let classification = DeviceClassifier.classify(description)
+        if kind == .device, classification.sensing == .contactSize {
+            Diagnostics.note(
+                "\(description.name): \(classification.reason) Percentages compare contact sizes, not weights."
+            )
+        }
+        let record = DeviceRecord(
+            path: path,
+            description: description,
+            time: time,
+            classification: classification,
+            gramsSource: Self.gramsSource(description, profile: calibration?.1)
+        )
+        let pipeline = ReadingPipeline(record: record, calibration: calibration?.0, settings: settings, output: output)
+        self.pipeline = pipeline
+        try pipeline.start(tare)
+        attachKeys()
+        return pipeline
+    }
+
+    /// Attaches the live view's keys and resize redraws (once); the keys act on the current pipeline.
+    func attachKeys() {
+        guard !keysAttached else { return }
+        keysAttached = true
+        keyboard = LiveKeys.attach(live, to: driver, pipeline: { [unowned self] in self.pipeline })
+    }
+
+    /// Runs the poll loop until `source` finishes, a signal or an error, then writes what is left and finishes
+    /// the output.
+    func run(_ source: any FrameSource) throws {
+        driver.work = { [unowned self] in
+            let due = try source.due()
+            if due == .finished { try self.pipeline?.flush() }
+            try self.output.idle(now: MonotonicClock.now())
+            return due.sooner(.within(self.output.idleDeadline(now: MonotonicClock.now())))
+        }
+        try driver.run()
+        try pipeline?.flush()
+        finished = true
+        try output.finish()
+    }
+
+    /// Restores the keyboard and the terminal. On an error path a live session first writes what it read, so it
+    /// reaches stdout before the error is reported.
+    func end() {
+        keyboard?.restore()
+        if latestStateWins && !finished { try? output.finish() }
+        live?.restoreTerminal()
+    }
+
+    /// Where grams come from: a calibration profile, else the pressure axis' resolution (units per gram), else
+    /// nowhere.
+    static func gramsSource(_ description: DeviceDescription, profile: String?) -> DeviceRecord.GramsSource {
+        if let profile { return .calibration(profile) }
+        if let range = description.pressureRange, range.resolution > 0 { return .resolution(range.resolution) }
+        return .none
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import PlumometerCore
+import PlumometerLinux
+import PlumometerRecording
+
+/// Recordings on disk: read, parsed, one device picked, every failure a sentence naming the file (a
+/// ``RecordingError`` with `file:line`, or the CLI's own when a description is missing).
+enum RecordingFile {
+    /// The device to replay from `path`: a single-file recording, or a bare evemu events file with its
+    /// description given by `description` or found beside it (`NAME.tap.events` → `NAME.tap.desc`, `NAME.desc`).
+    static func device(_ path: String, selector: String?, description: String? = nil) throws -> RecordedDevice {
+        let bytes = try Files.read(path)
+        let descriptionPath = try description ?? (isBareEvents(bytes) ? companionDescription(of: path) : nil)
+        let descriptionText = try descriptionPath.map { String(decoding: try Files.read($0), as: UTF8.self) } ?? ""
+        // A RecordingError (file:line: what is wrong) reaches the entry point whole.
+        guard let descriptionPath else {
+            return try RecordingReader.read(bytes: bytes, fileName: path).device(selector)
+        }
+        return try RecordingReader.read(
+            descriptionText: descriptionText,
+            eventsText: String(decoding: bytes, as: UTF8.self),
+            fileName: descriptionPath,
+            eventsFileName: path
+        ).device(selector)
+    }
+
+    /// Whether the file's first line that is not blank or a comment is an `E:` line: events without a device.
+    static func isBareEvents(_ bytes: [UInt8]) -> Bool {
+        for line in bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 64) {
+            let text = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            if text.isEmpty || text.first == UInt8(ascii: "#") || text.first == UInt8(ascii: "\r") { continue }
+            return text.starts(with: Array("E:".utf8))
+        }
+        return false
+    }
+
+    /// The `.desc` that goes with a bare events file, as evemu recordings are shared (`X.tap.events` with
+    /// `X.desc`), or an error saying to pass `--desc`.
+    static func companionDescription(of path: String) throws -> String {
+        var stem = path.hasSuffix(".events") ? String(path.dropLast(".events".count)) : path
+        while true {
+            let candidate = stem + ".desc"
+            if FileManager.default.isReadableFile(atPath: candidate) {
+                Diagnostics.note("\(path) holds events only; describing the device with \(candidate)")
+                return candidate
+            }
+            let name = stem.split(separator: "/").last ?? ""
+            guard let dot = stem.lastIndex(of: "."), name.contains(".") else { break }
+            stem = String(stem[..<dot])
+        }
+        throw CLIError.runtime(
+            "\(path) holds events but no device description, and no .desc file was found beside it; "
+                + "name the description with --desc FILE."
+        )
+    }
+}

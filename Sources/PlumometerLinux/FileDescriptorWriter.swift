@@ -1,0 +1,130 @@
+import Glibc
+
+/// Writes whole texts to a file descriptor, retrying short writes and `EINTR`: every reading is on its way to the
+/// consumer when ``write(_:)`` returns, which is what a background reader feeding a pipe or FIFO needs.
+/// The corresponding C function is `write(2)`.
+public final class FileDescriptorWriter: @unchecked Sendable {
+    public let fileDescriptor: Int32
+    /// What the messages call it: `standard output`, or a path.
+    public let name: String
+    private let ownsDescriptor: Bool
+    /// A descriptor (the poll loop's signalfd) that, once readable, ends a wait for a stalled reader: SIGINT and
+    /// SIGTERM are blocked, so a write blocked in the kernel would never see them.
+    public var interruptDescriptor: Int32?
+
+    init(fileDescriptor: Int32, name: String, ownsDescriptor: Bool) {
+        self.fileDescriptor = fileDescriptor
+        self.name = name
+        self.ownsDescriptor = ownsDescriptor
+    }
+
+    deinit {
+        if ownsDescriptor { closeDescriptor(fileDescriptor) }
+    }
+
+    /// Standard output, one writer for the whole process. SIGPIPE is ignored so that a closed pipe shows up as
+    /// `EPIPE` (``OutputError/Code/closed``), not a kill.
+    public static func standardOutput() -> FileDescriptorWriter {
+        signal(SIGPIPE, SIG_IGN)
+        return sharedStandardOutput
+    }
+
+    private static let sharedStandardOutput = FileDescriptorWriter(
+        fileDescriptor: STDOUT_FILENO,
+        name: "standard output",
+        ownsDescriptor: false
+    )
+
+    /// Standard error, for messages to people.
+    public static let standardError = FileDescriptorWriter(
+        fileDescriptor: STDERR_FILENO,
+        name: "standard error",
+        ownsDescriptor: false
+    )
+
+    /// Creates (or truncates) `path` for writing, mode 0644. The corresponding C function is `open(2)`.
+    /// - Throws: ``OutputError`` with ``OutputError/Code/createFailed``, naming the path.
+    public static func create(_ path: String) throws(OutputError) -> FileDescriptorWriter {
+        switch retryingOnInterrupt({ Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }) {
+        case .success(let fd): return FileDescriptorWriter(fileDescriptor: fd, name: path, ownsDescriptor: true)
+        case .failure(let error):
+            throw OutputError(code: .createFailed, name: path, function: "open", errno: error.rawValue)
+        }
+    }
+
+    /// Writes all of `text`.
+    /// - Throws: ``OutputError``: ``OutputError/Code/closed`` when the reader is gone (`EPIPE`),
+    ///   ``OutputError/Code/interrupted`` when a stop signal came while the reader was stalled before the text was
+    ///   begun, ``OutputError/Code/writeFailed`` for other failures.
+    public func write(_ text: String) throws(OutputError) {
+        var text = text
+        if let failure = text.withUTF8({ writeAll($0) }) { throw failure }
+    }
+
+    /// Writes all of `buffer`, or returns why not.
+    private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) -> OutputError? {
+        guard let base = buffer.baseAddress else { return nil }
+        if let interruptDescriptor, !waitUntilWritable(orReadable: interruptDescriptor) {
+            return .interrupted(name)
+        }
+        var offset = 0
+        while offset < buffer.count {
+            switch retryingOnInterrupt({ Glibc.write(fileDescriptor, base + offset, buffer.count - offset) }) {
+            case .success(let written):
+                offset += written
+            case .failure(let error) where error.rawValue == EAGAIN:
+                // A non-blocking descriptor inherited from the caller: wait until it takes more.
+                var entry = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+                _ = retryingOnInterrupt { poll(&entry, 1, -1) }
+            case .failure(let error) where error.rawValue == EPIPE:
+                return .closed(name)
+            case .failure(let error):
+                return OutputError(code: .writeFailed, name: name, function: "write", errno: error.rawValue)
+            }
+        }
+        return nil
+    }
+
+    /// Waits until the output can take data, or `interrupt` becomes readable (then false). Only the start of a
+    /// text waits here: once begun, a line is finished, so a reader never sees half of one.
+    private func waitUntilWritable(orReadable interrupt: Int32) -> Bool {
+        var entries = [
+            pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0),
+            pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            guard case .success = retryingOnInterrupt({ poll(&entries, 2, -1) }) else { return true }
+            if entries[0].revents != 0 { return true }
+            if entries[1].revents != 0 { return false }
+        }
+    }
+
+    /// Whether the descriptor is a pipe or socket, whose reader can go away while nothing is written.
+    public var isPipe: Bool {
+        var status = stat()
+        guard fstat(fileDescriptor, &status) == 0 else { return false }
+        let type = status.st_mode & S_IFMT
+        return type == S_IFIFO || type == S_IFSOCK
+    }
+
+    /// Whether the reader of a pipe has gone away (`POLLERR`/`POLLHUP` on the write end), without writing.
+    public var readerHasGone: Bool {
+        var entry = pollfd(fd: fileDescriptor, events: 0, revents: 0)
+        guard case .success(let ready) = retryingOnInterrupt({ poll(&entry, 1, 0) }), ready == 1 else { return false }
+        return entry.revents & Int16(POLLERR | POLLHUP) != 0
+    }
+
+    /// Whether a write of up to `PIPE_BUF` (4096) bytes would not block now: for a pipe, a free page (such a write
+    /// is atomic and fits in it); files always. The corresponding C function is `poll(2)`.
+    public var canTakeSmallWrite: Bool {
+        var entry = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+        guard case .success(let ready) = retryingOnInterrupt({ poll(&entry, 1, 0) }), ready == 1 else { return false }
+        return entry.revents & Int16(POLLOUT) != 0
+    }
+
+    /// The size up to which ``canTakeSmallWrite`` promises a write will not block.
+    public static let smallWriteLimit = Int(PIPE_BUF)
+
+    /// Whether the descriptor is a terminal. The corresponding C function is `isatty(3)`.
+    public var isTerminal: Bool { isatty(fileDescriptor) == 1 }
+}

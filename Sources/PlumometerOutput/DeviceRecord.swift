@@ -1,0 +1,51 @@
+public import PlumometerCore
+
+/// What the outputs say about a device when reading from it starts.
+public struct DeviceRecord: Sendable {
+    /// `/dev/input/eventN` or the recording's file name.
+    public var path: String
+    /// What the device says about itself.
+    public var description: DeviceDescription
+    /// The kernel time at which reading started (the first event's time for recordings).
+    public var time: EventTime
+    /// What kind of pressure the device senses, and why.
+    public var classification: DeviceClassification
+    /// Where grams come from, if anywhere.
+    public var gramsSource: GramsSource
+
+    /// Creates the record of a device whose reading starts at `time`.
+    public init(
+        path: String,
+        description: DeviceDescription,
+        time: EventTime,
+        classification: DeviceClassification,
+        gramsSource: GramsSource
+    ) {
+        self.path = path
+        self.description = description
+        self.time = time
+        self.classification = classification
+        self.gramsSource = gramsSource
+    }
+
+    /// Where grams come from.
+    public enum GramsSource: Sendable, Equatable {
+        /// Nowhere: the outputs give forces and percentages only.
+        case none
+        /// The pressure axis's resolution, in units per gram.
+        case resolution(Int32)
+        /// A calibration profile, at this path.
+        case calibration(String)
+    }
+}
+
+extension DeviceDescription {
+    /// What the `slots` field reports: the slot count, 1 for a single-touch device, nil for protocol A.
+    public var reportedSlots: Int? {
+        switch contactProtocol {
+        case .multitouchSlots: slotCount
+        case .singleTouch: 1
+        case .multitouchAnonymous: nil
+        }
+    }
+}

@@ -1,0 +1,186 @@
+public import PlumometerCore
+
+/// What the live view shows at one moment, as values: the device, its latest reading and the status line's note.
+public struct LiveViewContent: Sendable {
+    /// The device being read, nil before the first one is open.
+    public var record: DeviceRecord?
+    /// The latest reading, nil before the first frame (and after a removal).
+    public var reading: Reading?
+    /// The latest reading's sequence number, as in the line formats' `seq`.
+    public var sequence: Int
+    /// The device that went away, while the view waits for it to come back.
+    public var removedPath: String?
+    /// A short note for people (`tared`, `tare cleared`), shown in the status line; empty for none.
+    public var status: String
+
+    /// Creates the content of a screen.
+    public init(
+        record: DeviceRecord? = nil,
+        reading: Reading? = nil,
+        sequence: Int = 0,
+        removedPath: String? = nil,
+        status: String = ""
+    ) {
+        self.record = record
+        self.reading = reading
+        self.sequence = sequence
+        self.removedPath = removedPath
+        self.status = status
+    }
+}
+
+/// The live view's screen, drawn from values: the terminal counterpart of the original app's circles, one bar per
+/// contact sized by its force, its percent (and weight when known), the heaviest in yellow.
+///
+/// Nothing here reads a clock, the terminal or the environment: the caller passes the content, the terminal's
+/// size, the unit and whether colour is allowed, and writes the text it gets back. The time on the status line is
+/// the reading's kernel time. The one state kept between screens is the bar scale, which only grows.
+public struct LiveViewRenderer: Sendable {
+    /// The unit weights are shown in.
+    public let unit: WeightUnit
+    /// Whether to use colour and bold (only on a terminal, never with `NO_COLOR`).
+    public let colour: Bool
+    /// The force a full bar stands for: auto-ranged like a meter, so five plums on a 6 kg pad are not all
+    /// invisible slivers. It only grows during a run (bars never jump back), in 1-2-5 steps up to full scale.
+    private(set) var barScale = 0.01
+
+    /// Switches to the alternate screen and hides the cursor: the user's scrollback is left as it was.
+    public static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l"
+    /// Shows the cursor and leaves the alternate screen, back to the user's terminal as it was.
+    public static let leaveScreen = "\u{1B}[?25h\u{1B}[?1049l"
+
+    /// Creates a renderer whose bar scale starts at 1% of full scale.
+    public init(unit: WeightUnit, colour: Bool) {
+        self.unit = unit
+        self.colour = colour
+    }
+
+    /// The whole screen as one string: cursor home, each line cleared to its end, the rest of the screen cleared.
+    /// - Parameters:
+    ///   - content: what to show.
+    ///   - columns: the terminal's width (at least 20 is assumed).
+    ///   - rows: the terminal's height.
+    /// - Returns: the text that redraws the terminal in place.
+    public mutating func screen(_ content: LiveViewContent, columns: Int, rows: Int) -> String {
+        "\u{1B}[H" + lines(content, columns: columns, rows: rows).map { $0 + "\u{1B}[K" }.joined(separator: "\r\n")
+            + "\u{1B}[J"
+    }
+
+    /// The screen's lines, colour codes included, without the cursor and clearing codes; grows the bar scale to
+    /// the heaviest contact shown.
+    mutating func lines(_ content: LiveViewContent, columns: Int, rows: Int) -> [String] {
+        var lines: [String] = []
+        let width = max(20, columns)
+        // Every line is cut to the width less one column, so the terminal never wraps and redraws stay in place.
+        let fit = { (text: String) -> String in String(text.prefix(width - 1)) }
+        if let record = content.record {
+            lines.append(
+                style("1", "plumometer")
+                    + String(
+                        ("  " + record.description.name.forTerminal + "  " + record.path.forTerminal).prefix(width - 11)
+                    )
+            )
+            var detail = record.classification.reason
+            switch record.gramsSource {
+            case .none: break
+            case .resolution(let resolution): detail += " Grams from the axis resolution (\(resolution)/g)."
+            case .calibration: detail += " Grams from a calibration profile."
+            }
+            lines.append(style("2", fit(detail)))
+        } else {
+            lines.append(style("1", "plumometer") + "  waiting for a device")
+        }
+        lines.append("")
+        if let removedPath = content.removedPath {
+            lines.append(fit("  " + removedPath.forTerminal + " was removed; waiting for it to come back."))
+        } else if let latest = content.reading, !latest.contacts.isEmpty {
+            lines += contactLines(latest.contacts, width: width, rows: rows)
+        } else {
+            lines.append(
+                fit("  Nothing on the surface. Place objects; only conductive ones (fingers, coins, fruit) register.")
+            )
+        }
+        lines.append("")
+        var statusLine = ""
+        if let latest = content.reading {
+            statusLine += "\(latest.contacts.count) contact" + (latest.contacts.count == 1 ? "" : "s")
+            statusLine += "  t=" + NumberText.seconds(latest.time) + "  #\(content.sequence)   "
+            if latest.resync { statusLine += "resynchronised   " }
+        }
+        if !content.status.isEmpty { statusLine += content.status + "   " }
+        statusLine += "[t] tare [c] clear [q] quit   bar: " + NumberText.fixed(barScale * 100, 0) + "% of full scale"
+        lines.append(style("2", fit(statusLine)))
+        return lines
+    }
+
+    /// A line per contact, all bars one width; on a short terminal the heaviest, and how many more there are.
+    private mutating func contactLines(_ contacts: [ContactReading], width: Int, rows: Int) -> [String] {
+        let largest = contacts.map(\.force).max() ?? 0
+        while barScale < 1 && largest > barScale {
+            barScale = Self.nextScale(after: barScale)
+        }
+        // Header, blank, blank and status take four rows; a 16-finger pad on a short terminal shows the
+        // heaviest first and says how many more there are.
+        let room = max(1, rows - 5)
+        var shown = contacts
+        if shown.count > room {
+            let kept = Set(shown.sorted { $0.rank < $1.rank }.prefix(room - 1).map(\.id))
+            shown = shown.filter { kept.contains($0.id) }
+        }
+        // One bar width for every line, so bars compare: what the widest text of any line leaves.
+        let widestTail =
+            shown.map { Self.tail(of: $0, unit: unit, colour: colour).reduce(0) { $0 + $1.text.count } }.max() ?? 0
+        var barWidth = min(60, width - 1 - 7 - widestTail)
+        if barWidth < 4 { barWidth = 0 }
+        var lines = shown.map { contactLine($0, width: width - 1, barWidth: barWidth) }
+        if shown.count < contacts.count {
+            lines.append(
+                String("  ... and \(contacts.count - shown.count) more (lighter) contacts".prefix(width - 1))
+            )
+        }
+        return lines
+    }
+
+    /// 1% → 2% → 5% → 10% → 20% → 50% → 100%.
+    static func nextScale(after scale: Double) -> Double {
+        for step in [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0] where step > scale + 1e-12 { return step }
+        return 1
+    }
+
+    /// The text after a contact's bar: percent, weight, state and marks, each with its colour.
+    static func tail(of contact: ContactReading, unit: WeightUnit, colour: Bool) -> [(text: String, code: String?)] {
+        var tail: [(text: String, code: String?)] = [
+            (" " + NumberText.padLeft(NumberText.fixed(contact.percent, 1) + "%", 6), nil)
+        ]
+        if let grams = contact.grams { tail.append((NumberText.padLeft(unit.format(grams: grams), 11), nil)) }
+        tail.append((contact.stable ? "  stable  " : "  settling", nil))
+        if contact.heaviest { tail.append(("  " + (colour ? "heaviest" : "* heaviest"), "1;33")) }
+        if contact.saturated { tail.append(("  SATURATED (weight is at least this)", "31")) }
+        return tail
+    }
+
+    /// One contact: id, bar, then its tail, in at most `width` visible columns; on a very narrow terminal the text
+    /// is cut. Colour is applied after cutting, so escape sequences never count as columns.
+    private func contactLine(_ contact: ContactReading, width: Int, barWidth: Int) -> String {
+        var line = NumberText.padLeft("#\(contact.id)", 6) + " "
+        var remaining = width - line.count
+        if barWidth > 0 {
+            let filled = Int((max(0, min(1, contact.force / barScale)) * Double(barWidth)).rounded())
+            let bar =
+                String(repeating: "\u{2588}", count: filled) + String(repeating: "\u{2591}", count: barWidth - filled)
+            line += contact.heaviest ? style("33", bar) : bar
+            remaining -= barWidth
+        }
+        for segment in Self.tail(of: contact, unit: unit, colour: colour) where remaining > 0 {
+            let text = String(segment.text.prefix(remaining))
+            remaining -= text.count
+            line += segment.code.map { style($0, text) } ?? text
+        }
+        return line
+    }
+
+    /// `text` in the SGR style `code` when colour is on, plain otherwise.
+    private func style(_ code: String, _ text: String) -> String {
+        colour ? "\u{1B}[" + code + "m" + text + "\u{1B}[0m" : text
+    }
+}

@@ -1,0 +1,24 @@
+/// A unit for displaying weights. JSON Lines and CSV always carry grams.
+public enum WeightUnit: String, Sendable {
+    case grams = "g"
+    case ounces = "oz"
+    case carats = "ct"
+
+    /// Converts grams to this unit.
+    func value(fromGrams grams: Double) -> Double {
+        switch self {
+        case .grams: grams
+        case .ounces: grams / 28.349523125
+        case .carats: grams / 0.2
+        }
+    }
+
+    /// `12.3 g`, `0.43 oz`, `61.5 ct`.
+    public func format(grams: Double) -> String {
+        switch self {
+        case .grams: NumberText.fixed(value(fromGrams: grams), 1) + " g"
+        case .ounces: NumberText.fixed(value(fromGrams: grams), 2) + " oz"
+        case .carats: NumberText.fixed(value(fromGrams: grams), 1) + " ct"
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import PlumometerCore
+import Testing
+
+@testable import PlumometerOutput
+
+/// Golden screens of the live view: exact lines for given content and terminal sizes, with and without colour.
+@Suite struct LiveViewRendererTests {
+    static let reason = "Its pressure axis is a force sensor with a resolution."
+    static let keys = "[t] tare [c] clear [q] quit   bar: "
+
+    /// The force pad reading two contacts: #17 the heaviest (half of full scale, 3000 g), #18 saturated.
+    static let twoContacts = LiveViewContent(
+        record: OutputTestValues.record(),
+        reading: OutputTestValues.twoContacts,
+        sequence: 3
+    )
+
+    static func bar(_ filled: Int, of width: Int) -> String {
+        String(repeating: "\u{2588}", count: filled) + String(repeating: "\u{2591}", count: width - filled)
+    }
+
+    @Test func aWideTerminalWithoutColour() {
+        var renderer = LiveViewRenderer(unit: .grams, colour: false)
+        // The widest tail is #18's (54 columns), so every bar is 100 - 1 - 7 - 54 = 38 wide; the scale grows to
+        // 100% for a force of 0.500049, and #18's 0.25 fills 9.5 → 10 of 38.
+        #expect(
+            renderer.lines(Self.twoContacts, columns: 100, rows: 24) == [
+                "plumometer  Force Pad  /dev/input/event7",
+                Self.reason + " Grams from the axis resolution (1/g).",
+                "",
+                "   #17 " + Self.bar(19, of: 38) + "  50.0%   3000.0 g  stable    * heaviest",
+                "   #18 " + Self.bar(10, of: 38) + "  25.0%  settling  SATURATED (weight is at least this)",
+                "",
+                "2 contacts  t=12.500000  #3   " + Self.keys + "100% of full scale",
+            ]
+        )
+        #expect(renderer.barScale == 1)
+    }
+
+    @Test func theScreenRedrawsInPlace() {
+        var renderer = LiveViewRenderer(unit: .grams, colour: false)
+        let content = LiveViewContent()
+        #expect(
+            renderer.screen(content, columns: 80, rows: 24)
+                == "\u{1B}[Hplumometer  waiting for a device\u{1B}[K\r\n\u{1B}[K\r\n"
+                + "  Nothing on the surface. Place objects; only conductive ones (fingers, coins, fruit) register."
+                .prefix(79) + "\u{1B}[K\r\n\u{1B}[K\r\n" + Self.keys + "1% of full scale\u{1B}[K\u{1B}[J"
+        )
+        #expect(LiveViewRenderer.enterScreen == "\u{1B}[?1049h\u{1B}[?25l")
+        #expect(LiveViewRenderer.leaveScreen == "\u{1B}[?25h\u{1B}[?1049l")
+    }
+
+    @Test func colourMarksTheHeaviestInYellowAndNO_COLORInText() {
+        var renderer = LiveViewRenderer(unit: .grams, colour: true)
+        let lines = renderer.lines(Self.twoContacts, columns: 100, rows: 24)
+        #expect(
+            lines == [
+                "\u{1B}[1mplumometer\u{1B}[0m  Force Pad  /dev/input/event7",
+                "\u{1B}[2m" + Self.reason + " Grams from the axis resolution (1/g).\u{1B}[0m",
+                "",
+                "   #17 \u{1B}[33m" + Self.bar(19, of: 38) + "\u{1B}[0m  50.0%   3000.0 g  stable  "
+                    + "\u{1B}[1;33m  heaviest\u{1B}[0m",
+                "   #18 " + Self.bar(10, of: 38)
+                    + "  25.0%  settling\u{1B}[31m  SATURATED (weight is at least this)\u{1B}[0m",
+                "",
+                "\u{1B}[2m2 contacts  t=12.500000  #3   " + Self.keys + "100% of full scale\u{1B}[0m",
+            ]
+        )
+        var plain = LiveViewRenderer(unit: .grams, colour: false)
+        let text = plain.screen(Self.twoContacts, columns: 100, rows: 24)
+        #expect(!text.contains("\u{1B}[3") && !text.contains("\u{1B}[1m") && !text.contains("\u{1B}[2m"))
+        #expect(text.contains("* heaviest"), "without colour the heaviest is marked in text")
+    }
+
+    @Test func aNarrowTerminalDropsTheBarsAndCutsEveryLine() {
+        var renderer = LiveViewRenderer(unit: .grams, colour: false)
+        // 40 columns leave no room for a bar beside a 54-column tail: the text is cut at 39 columns.
+        #expect(
+            renderer.lines(Self.twoContacts, columns: 40, rows: 24) == [
+                "plumometer  Force Pad  /dev/input/event",
+                "Its pressure axis is a force sensor wit",
+                "",
+                "   #17   50.0%   3000.0 g  stable    * ",
+                "   #18   25.0%  settling  SATURATED (we",
+                "",
+                "2 contacts  t=12.500000  #3   [t] tare ",
+            ]
+        )
+        var tiny = LiveViewRenderer(unit: .grams, colour: false)
+        let lines = tiny.lines(Self.twoContacts, columns: 5, rows: 24)
+        #expect(lines.allSatisfy { $0.count <= 19 }, "a width under 20 is drawn as 20: \(lines)")
+        #expect(lines[0] == "plumometer  Force P")
+    }
+
+    @Test func aShortTerminalShowsTheHeaviestAndCountsTheRest() {
+        var reading = OutputTestValues.twoContacts
+        reading.contacts.append(
+            OutputTestValues.contact(19, slot: 2, pressure: 600, force: 0.1, ratio: 0.2, share: 0.1, rank: 3)
+        )
+        var renderer = LiveViewRenderer(unit: .grams, colour: false)
+        // Seven rows: header, detail, blank, blank and status leave two, one contact and the count. The bar is as wide
+        // as the contacts shown allow: 120 - 1 - 7 - 40, at most 60.
+        let lines = renderer.lines(LiveViewContent(reading: reading, sequence: 9), columns: 120, rows: 7)
+        #expect(
+            lines == [
+                "plumometer  waiting for a device",
+                "",
+                "   #17 " + Self.bar(30, of: 60) + "  50.0%   3000.0 g  stable    * heaviest",
+                "  ... and 2 more (lighter) contacts",
+                "",
+                "3 contacts  t=12.500000  #9   " + Self.keys + "100% of full scale",
+            ]
+        )
+        let tallEnough = renderer.lines(LiveViewContent(reading: reading, sequence: 9), columns: 80, rows: 8)
+        #expect(tallEnough.filter { $0.hasPrefix("   #") }.count == 3)
+    }
+
+    @Test func barsAutoRangeUpwardsOnlyIn125Steps() {
+        var renderer = LiveViewRenderer(unit: .grams, colour: false)
+        func screen(force: Double) -> [String] {
+            let reading = Reading(
+                time: EventTime(microseconds: 1_000_000),
+                contacts: [
+                    OutputTestValues.contact(
+                        1,
+                        pressure: 1,
+                        force: force,
+                        ratio: 1,
+                        share: 1,
+                        rank: 1,
+                        heaviest: true
+                    )
+                ]
+            )
+            return renderer.lines(LiveViewContent(reading: reading, sequence: 1), columns: 100, rows: 24)
+        }
+        // 100 columns, a tail of 7 + 10 + 12: bars are 60 wide (100 - 1 - 7 - 29 = 63, at most 60).
+        #expect(screen(force: 0.015)[2] == "    #1 " + Self.bar(45, of: 60) + "   1.5%  settling  * heaviest")
+        #expect(renderer.barScale == 0.02)
+        #expect(screen(force: 0.3)[2] == "    #1 " + Self.bar(36, of: 60) + "  30.0%  settling  * heaviest")
+        #expect(renderer.barScale == 0.5)
+        let lighter = screen(force: 0.01)
+        #expect(lighter[2] == "    #1 " + Self.bar(1, of: 60) + "   1.0%  settling  * heaviest", "no jump back")
+        #expect(lighter.last?.hasSuffix("bar: 50% of full scale") == true)
+        #expect(screen(force: 2)[2].contains(Self.bar(60, of: 60)) && renderer.barScale == 1, "capped at full scale")
+        let steps = sequence(first: 0.001) { $0 < 1 ? LiveViewRenderer.nextScale(after: $0) : nil }
+        #expect(Array(steps) == [0.001, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1])
+    }
+
+    @Test func waitingRemovedResyncAndStatus() {
+        var renderer = LiveViewRenderer(unit: .grams, colour: false)
+        let removed = LiveViewContent(record: OutputTestValues.record(), removedPath: "/dev/input/event7")
+        #expect(
+            renderer.lines(removed, columns: 100, rows: 24)[3]
+                == "  /dev/input/event7 was removed; waiting for it to come back."
+        )
+        let resync = LiveViewContent(
+            record: OutputTestValues.record(grams: .calibration("/p.json")),
+            reading: OutputTestValues.emptyResync,
+            sequence: 4,
+            status: "tared"
+        )
+        #expect(
+            renderer.lines(resync, columns: 200, rows: 24) == [
+                "plumometer  Force Pad  /dev/input/event7",
+                Self.reason + " Grams from a calibration profile.",
+                "",
+                "  Nothing on the surface. Place objects; only conductive ones (fingers, coins, fruit) register.",
+                "",
+                "0 contacts  t=12.600001  #4   resynchronised   tared   " + Self.keys + "1% of full scale",
+            ]
+        )
+        let noGrams = LiveViewContent(record: OutputTestValues.record(grams: .none))
+        #expect(renderer.lines(noGrams, columns: 100, rows: 24)[1] == Self.reason)
+    }
+
+    @Test func unitsAndEscapedNames() {
+        var description = OutputTestValues.forcePad
+        description.identity.name = "Pad\u{1B}]0;owned\u{07}"
+        var content = Self.twoContacts
+        content.record = OutputTestValues.record(description, path: "x\u{9B}.evemu")
+        var renderer = LiveViewRenderer(unit: .ounces, colour: false)
+        let lines = renderer.lines(content, columns: 100, rows: 24)
+        #expect(lines[0] == "plumometer  Pad\\x1b]0;owned\\x07  x\\x9b.evemu")
+        #expect(lines[3].hasSuffix("  50.0%  105.82 oz  stable    * heaviest"), "\(lines[3])")
+    }
+}
