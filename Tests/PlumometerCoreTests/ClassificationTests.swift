@@ -232,9 +232,9 @@ struct StaticFindingTests {
         device.axes[.mtPositionY] = AxisInfo(minimum: 0, maximum: 1983, resolution: 20)
         let result = DeviceClassifier.classify(device)
         #expect(result.sensing == .bogus)
-        #expect(result.findingCodes == [.copiedRange])
+        #expect(result.findingCodes == [.pressureAxis, .copiedRange])
         #expect(result.reason.contains("ABS_Y"))
-        #expect(result.findings[0].finding == "ABS_MT_PRESSURE declares 0..1983, exactly ABS_Y's range")
+        #expect(result.findings[1].finding == "ABS_MT_PRESSURE declares 0..1983, exactly ABS_Y's range")
     }
 
     @Test func aNaturalFullScaleSharedWithAPositionAxisIsNotCopied() {
@@ -251,8 +251,9 @@ struct StaticFindingTests {
         let result = DeviceClassifier.classify(Self.pen(keys: [.btnTouch, .btnStylus]))
         #expect(result.sensing == .force)
         #expect(result.pressureAxis == .pressure)
-        #expect(result.findingCodes == [.pen])
-        #expect(result.findings[0].finding.contains("BTN_STYLUS without BTN_TOOL_PEN"))
+        #expect(result.findingCodes == [.pressureAxis, .pen])
+        #expect(result.findings[1].finding.contains("BTN_STYLUS without BTN_TOOL_PEN"))
+        #expect(result.findings[0].finding == "ABS_PRESSURE 0..8191, no resolution")
         var withoutPressure = Self.pen(keys: [.btnStylus])
         withoutPressure.axes[.pressure] = nil
         #expect(DeviceClassifier.classify(withoutPressure).reason.hasPrefix("Pen tablet reports no pressure axis"))
@@ -261,13 +262,13 @@ struct StaticFindingTests {
     @Test func aPenWithBTNToolPenIsStillAPen() {
         let result = DeviceClassifier.classify(Self.pen(keys: [.btnToolPen, .btnTouch]))
         #expect(result.sensing == .force)
-        #expect(result.findings.first?.finding.contains("BTN_TOOL_PEN") == true)
+        #expect(result.findings.last?.finding.contains("BTN_TOOL_PEN") == true)
     }
 
     @Test func aTouchscreenWithoutStylusIsNotAPen() {
         let result = DeviceClassifier.classify(Self.pen(keys: [.btnTouch]))
         #expect(result.sensing == .contactSize)
-        #expect(result.findingCodes == [.presumedContactSize])
+        #expect(result.findingCodes == [.pressureAxis, .presumedContactSize])
     }
 
     @Test func semiMultitouchIsFlaggedAndKeepsItsSensing() {
@@ -329,10 +330,10 @@ struct StaticFindingTests {
 
     @Test func aMissingTouchMajorIsNoted() {
         let result = DeviceClassifier.classify(Sample.multitouch())
-        #expect(result.findingCodes == [.noTouchMajor, .presumedContactSize])
+        #expect(result.findingCodes == [.pressureAxis, .noTouchMajor, .presumedContactSize])
         var withMajor = Sample.multitouch()
         withMajor.axes[.mtTouchMajor] = AxisInfo(minimum: 0, maximum: 30)
-        #expect(DeviceClassifier.classify(withMajor).findingCodes == [.presumedContactSize])
+        #expect(DeviceClassifier.classify(withMajor).findingCodes == [.pressureAxis, .presumedContactSize])
     }
 
     @Test func legacyPressureOnAMultitouchDeviceIsNoted() {
@@ -348,6 +349,7 @@ struct StaticFindingTests {
             Sample.multitouch(pressure: AxisInfo(minimum: 0, maximum: 4000, resolution: 10))
         )
         #expect(grams.findingCodes.last == .pressureResolution)
+        #expect(grams.findings.first?.implication == "full scale is about 400 g")
         let pad = DeviceClassifier.classify(Sample.multitouch(properties: [.pointer, .buttonpad, .pressurepad]))
         #expect(pad.findingCodes.last == .pressurePad)
         let magic = DeviceClassifier.classify(Sample.multitouch(vendor: 0x05ac, product: 0x0265))

@@ -21,7 +21,7 @@ struct ClassificationFixtureTests {
     @Test func projectDescriptionsKeepTheirVerdictsAndGainFindings() throws {
         let pen = try Self.classify("pen-tablet.desc")
         #expect(pen.sensing == .force)
-        #expect(pen.findingCodes == [.pen])
+        #expect(pen.findingCodes == [.pressureAxis, .pen])
         let keyboard = try Self.classify("keyboard.desc")
         #expect(keyboard.sensing == .none)
         #expect(keyboard.findingCodes == [.noPressureAxis])
@@ -49,7 +49,7 @@ struct ClassificationFixtureTests {
     func theDellCanvasPenIsAPen() throws {
         let result = try Self.classifyShared("wacom-isdv4-dell-canvas-pen/dell_canvas_pen.evemu")
         #expect(result.sensing == .force)
-        #expect(result.findingCodes == [.pen])
+        #expect(result.findingCodes == [.pressureAxis, .pen])
     }
 
     @Test(.enabled(if: Paths.sharedFixtures != nil, "../shared/fixtures is absent"))

@@ -74,6 +74,7 @@ public enum DeviceClassifier {
                 nil
             )
         }
+        findings.append(axisFinding(axis: axis, range: range))
         if let bogus = rangeFinding(device, axis: axis, range: range) {
             findings.append(bogus.finding)
             return verdict(.bogus, bogus.reason, axis)

@@ -10,6 +10,8 @@ public struct StaticFinding: Sendable, Hashable {
 
         /// Neither `ABS_MT_PRESSURE` nor `ABS_PRESSURE`.
         public static let noPressureAxis = Code(rawValue: "no-pressure-axis")
+        /// The pressure axis, its range and resolution: what every reading is made of.
+        public static let pressureAxis = Code(rawValue: "pressure-axis")
         /// The pressure axis' maximum equals its minimum (a Goodix pad declared 0..0).
         public static let emptyRange = Code(rawValue: "empty-range")
         /// The pressure axis' maximum is below its minimum.

@@ -30,6 +30,24 @@ extension DeviceClassifier {
         return findings
     }
 
+    /// The pressure axis with its range and resolution, and what a reading of it is.
+    static func axisFinding(axis: AbsoluteAxis, range: AxisInfo) -> StaticFinding {
+        let declared = "\(axis.name) \(range.minimum)..\(range.maximum)"
+        guard range.resolution > 0 else {
+            return StaticFinding(
+                code: .pressureAxis,
+                finding: declared + ", no resolution",
+                implication: "readings are raw units without a scale: grams need a calibration"
+            )
+        }
+        let grams = range.span / Double(range.resolution)
+        return StaticFinding(
+            code: .pressureAxis,
+            finding: declared + ", resolution \(range.resolution) per gram",
+            implication: "full scale is about \(Int(grams.rounded())) g"
+        )
+    }
+
     /// An empty, inverted or copied pressure range: the finding and the verdict's reason, or nil for a range that
     /// can carry a value.
     ///
