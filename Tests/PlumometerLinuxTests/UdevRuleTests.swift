@@ -27,6 +27,14 @@ struct UdevRuleTests {
         }
     }
 
+    @Test func amongAllOfTheMachinesRulesTheSameNodesGetUaccess() throws {
+        // With every rule of /usr/lib/udev/rules.d (uaccess for joysticks, seats, hwdb imports...), ours still
+        // runs after input_id and grants the same six nodes: no other rule changes what it sees.
+        let rows = try UdevRuleRun.rows(rules: UdevRuleRun.rule, systemRules: true)
+        #expect(rows.count == 13)
+        #expect(Set(rows.filter { $0.value.tag == "uaccess" }.keys) == Self.granted)
+    }
+
     @Test func udevsInputIdClassifiedTheTestbeds() throws {
         // The classification comes from udev, not from the testbed: the properties the rule matches are real.
         let rows = try UdevRuleRun.rows(rules: UdevRuleRun.rule)
@@ -71,8 +79,9 @@ enum UdevRuleRun {
     }
 
     /// One row per device: the tag column and the ID_INPUT_* properties udev set.
-    static func rows(rules: String) throws -> [String: (tag: String, kinds: [String])] {
-        let result = try ProcessRunner.run("/usr/bin/python3", [script, "--rules", rules], timeout: 300)
+    static func rows(rules: String, systemRules: Bool = false) throws -> [String: (tag: String, kinds: [String])] {
+        let arguments = [script, "--rules", rules] + (systemRules ? ["--system-rules"] : [])
+        let result = try ProcessRunner.run("/usr/bin/python3", arguments, timeout: 300)
         try #require(result.status == 0, "udev_rule_test.py failed: \(result.stderr)")
         var rows: [String: (tag: String, kinds: [String])] = [:]
         for line in result.stdout.split(separator: "\n") {

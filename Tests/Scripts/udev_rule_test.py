@@ -2,7 +2,7 @@
 """Runs udev itself (`udevadm test`) on udev/70-plumometer.rules against umockdev testbeds, changing nothing on
 the machine.
 
-  udev_rule_test.py --rules udev/70-plumometer.rules [--testbed-out FILE]
+  udev_rule_test.py --rules udev/70-plumometer.rules [--system-rules] [--testbed-out FILE]
 
 Prints one line per device: `name<TAB>uaccess|-<TAB>ID_INPUT_* properties udev set, comma-separated`, and exits
 0; exits 1 (with a message on stderr) when something could not run, 77 when this machine cannot run it at all
@@ -18,7 +18,8 @@ or bind mounts that vanish with the namespace:
                           devpts instance (umockdev-run creates its emulated nodes with openpty) and a tmpfs shm
   /run                    tmpfs (udev's database, /run/udev/rules.d)
   /etc/udev/rules.d       empty tmpfs (no local rules of this machine)
-  /usr/lib/udev/rules.d   the machine's own 60-input-id.rules (input_id and nothing else) and the rule under test
+  /usr/lib/udev/rules.d   the machine's own 60-input-id.rules (input_id and nothing else) and the rule under test;
+                          with --system-rules every rule of the machine's rules.d and the rule under test
 Every device then goes through `udevadm test --action=add SYSPATH` under one `umockdev-run -d TESTBED`, whose
 preload library shows udevadm the testbed's /sys.
 """
@@ -32,7 +33,8 @@ import tempfile
 
 UNSUPPORTED = 77
 TIMEOUT = 60
-INPUT_ID_RULES = "/usr/lib/udev/rules.d/60-input-id.rules"
+SYSTEM_RULES = "/usr/lib/udev/rules.d"
+INPUT_ID_RULES = SYSTEM_RULES + "/60-input-id.rules"
 
 TOUCHPAD_KEYS = "e420 10000 0 0 0 0"  # BTN_LEFT, BTN_TOOL_FINGER, BTN_TOUCH, BTN_TOOL_DOUBLETAP..QUADTAP
 KEYBOARD_KEYS = "402000000 3803078f800d001 feffffdfffefffff fffffffffffffffe"  # an AT keyboard's
@@ -88,13 +90,14 @@ def run(command):
     return result
 
 
-def private_mounts(scratch, rules):
+def private_mounts(scratch, rules, system_rules):
     """Covers every directory udevadm test writes to or reads rules from; the namespace discards it all."""
     nodes = os.path.join(scratch, "nodes")
     ruledir = os.path.join(scratch, "rules")
     os.makedirs(nodes)
     os.makedirs(ruledir)
-    shutil.copy(INPUT_ID_RULES, ruledir)
+    for source in sorted(os.listdir(SYSTEM_RULES)) if system_rules else [os.path.basename(INPUT_ID_RULES)]:
+        shutil.copy(os.path.join(SYSTEM_RULES, source), ruledir)
     shutil.copy(rules, os.path.join(ruledir, os.path.basename(rules)))
     # Each node the tools need is bound, file by file, before /dev is covered: never the whole /dev.
     names = ("null", "zero", "full", "random", "urandom", "tty")
@@ -140,7 +143,7 @@ def inside(args):
     testbed = os.path.join(args.scratch, "testbed.umockdev")
     with open(testbed, "w") as handle:
         handle.write(testbed_text())
-    private_mounts(os.path.join(args.scratch, "mounts"), args.rules)
+    private_mounts(os.path.join(args.scratch, "mounts"), args.rules, args.system_rules)
     syspaths = ["/sys/devices/virtual/input/input%d/event%d" % (20 + i, 20 + i) for i in range(len(DEVICES))]
     for (name, *_rest), (tag, kinds) in zip(DEVICES, classify_all(testbed, syspaths)):
         print("%s\t%s\t%s" % (name, tag, kinds))
@@ -152,6 +155,8 @@ def main():
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--scratch", help=argparse.SUPPRESS)
     parser.add_argument("--testbed-out")
+    parser.add_argument("--system-rules", action="store_true",
+                        help="run every rule of the machine's /usr/lib/udev/rules.d too, not only 60-input-id.rules")
     args = parser.parse_args()
     args.rules = os.path.abspath(args.rules)
     if args.testbed_out:
@@ -170,7 +175,7 @@ def main():
         fail(INPUT_ID_RULES + " is missing: install udev", UNSUPPORTED)
     scratch = tempfile.mkdtemp(prefix="plumometer-udev-")
     command = ["unshare", "-m", "--propagation", "private", sys.executable, os.path.abspath(__file__),
-               "--inside", "--rules", args.rules, "--scratch", scratch]
+               "--inside", "--rules", args.rules, "--scratch", scratch] + (["--system-rules"] if args.system_rules else [])
     try:
         result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT * len(DEVICES))
     finally:
