@@ -95,6 +95,20 @@ struct ProbeAnalyzerTests {
         #expect(report.notes.isEmpty)
     }
 
+    @Test func aForceSensorStaysForceWhenPressingAlsoFlattensTheFinger() throws {
+        // Pressing hard flattens a real finger too (touch major +25 %), but rolling flattens it more without
+        // raising the force: the size changes too much in step 2 for "steady", yet pressure does not follow it.
+        let gesture: Gesture = { t in
+            t < 0.5 || t >= 9.5
+                ? nil
+                : (60 + 100 * Self.press(t), 12 + 3 * Self.press(t) + 6 * Self.roll(t), 1500 + 90 * Self.roll(t))
+        }
+        let report = try #require(Self.run(Self.pad(), gesture).analyzer.report)
+        #expect(report.sensing == .force)
+        #expect(try #require(report.figures.pressSizeChange) >= 0.15)
+        #expect(try #require(report.figures.correlation) < 0.5)
+    }
+
     @Test func withoutTouchMajorPressingDecidesForce() throws {
         let gesture: Gesture = { t in Self.force(t).map { ($0.pressure, nil, $0.x) } }
         let report = try #require(Self.run(Self.pad(touchMajor: false), gesture).analyzer.report)

@@ -6,7 +6,8 @@
 /// frames (a still finger on a pad with fuzz sends none), as for `WeightTracker`. The steps:
 /// 1. rest lightly: starts at the first touch (times out after `fingerTimeout`), lasts `restDuration`;
 /// 2. press harder: detected when pressure rises `riseThreshold` of the span over the resting level;
-/// 3. roll or flatten: detected when touch major grows `flattenThreshold` or the contact moves `rollDistance`;
+/// 3. roll or flatten: detected when touch major grows `flattenThreshold` beyond its resting size and its size
+///    during the press (pressing flattens a finger too), or the contact moves `rollDistance` from its rest;
 ///    steps 2 and 3 complete once their change held for `hold`, or time out after `stepTimeout`;
 /// 4. lift: completes when the surface is clear, or times out after `liftTimeout`.
 /// A finger lifted before step 4 ends the probe early, with a note. The decision is ``ProbeDecision``'s.
@@ -34,6 +35,9 @@ public struct ProbeAnalyzer: Sendable {
     private var detections: [ProbeStep: EventTime] = [:]
     private var stepStarts: [ProbeStep: EventTime] = [:]
     private var restLevel: RestingLevel?
+    /// The contact size while step 2's press held: pressing flattens a finger too, so step 3 looks for a size
+    /// beyond this one.
+    private var pressedSize: Double?
 
     /// Creates an analyzer for `description`.
     public init(description: DeviceDescription, configuration: ProbeConfiguration = ProbeConfiguration()) {
@@ -161,6 +165,13 @@ public struct ProbeAnalyzer: Sendable {
                 events += progress(step, since: detectedAt, now: now, over: configuration.hold)
                 if now >= Self.after(detectedAt, configuration.hold) {
                     detections[step] = detectedAt
+                    if step == .press {
+                        let held = (samples[.press] ?? []).filter { $0.time >= detectedAt }
+                        pressedSize = ProbeStatistics.timeWeightedMedian(
+                            held.compactMap { sample in sample.size.map { (sample.time, $0) } },
+                            until: now
+                        )
+                    }
                     events += advance(to: step == .press ? .roll : .lift, at: now)
                     return events
                 }
@@ -255,7 +266,8 @@ public struct ProbeAnalyzer: Sendable {
         } else {
             var flattened = false
             if let size = sample.size, let restSize = rest.size {
-                flattened = size - restSize >= configuration.flattenThreshold * Swift.max(1, restSize)
+                let base = Swift.max(restSize, pressedSize ?? restSize)
+                flattened = size - base >= configuration.flattenThreshold * Swift.max(1, base)
             }
             changed = flattened || moved(sample, from: rest)
         }
