@@ -210,6 +210,12 @@ struct TrackingRelativeWeightTests {
         _ = tracker.consume(frame(0, [(1, 0), (2, -100)]))  // holder at 1000 units above the minimum
         #expect(tracker.consume(frame(0.1, [(1, 0), (2, 190)])).heaviest?.id == 1)  // 190 < 200 units lead
         #expect(tracker.consume(frame(0.2, [(1, 0), (2, 210)])).heaviest?.id == 2, "no hold: at once")
+        // A hold that is not a number counts as none, rather than a deadline that cannot be computed.
+        var broken = TrackerConfiguration()
+        broken.heaviestHold = .nan
+        var odd = WeightTracker(pressureRange: range1000, configuration: broken)
+        _ = odd.consume(frame(0, [(1, 100)]))
+        #expect(odd.consume(frame(0.1, [(1, 100), (2, 200)])).heaviest?.id == 2)
     }
 
     @Test("coins on a coin-scale calibration: 8.5 g beside 7.1 g takes the mark (the old 2 g margin kept it)")

@@ -13,6 +13,12 @@ extension WeightTracker {
     /// margin by more than this, so that a lead of exactly the margin does not move the mark.
     static let roundingAllowance = 1e-9
 
+    /// ``TrackerConfiguration/heaviestHold`` made safe to add to a time: 0 when negative or not a number.
+    var heaviestHoldSeconds: Double {
+        let hold = configuration.heaviestHold
+        return hold.isFinite ? Swift.max(0, hold) : (hold == .infinity ? 1e9 : 0)
+    }
+
     /// The lead (in force) that `challenger` must exceed to count as leading `holder`, whose force is `value`.
     func heaviestMargin(holder: TrackedContact, challenger: TrackedContact, value: Double) -> Double {
         let span = pressureRange.span
@@ -45,7 +51,7 @@ extension WeightTracker {
         updateLeads(holder: holder, value: value, forces: forces, at: time)
         let due = contacts.keys.filter { id in
             guard let since = contacts[id]!.leadingSince else { return false }
-            return since.adding(seconds: configuration.heaviestHold) <= time
+            return since.adding(seconds: heaviestHoldSeconds) <= time
         }
         guard let winner = due.min(by: heavier) else { return }
         heaviestID = winner

@@ -133,7 +133,7 @@ public struct WeightTracker: Sendable {
                 earliest = earliest.map { Swift.min($0, due) } ?? due
             }
             if let since = contact.leadingSince {
-                let due = since.adding(seconds: configuration.heaviestHold)
+                let due = since.adding(seconds: heaviestHoldSeconds)
                 earliest = earliest.map { Swift.min($0, due) } ?? due
             }
         }
