@@ -52,6 +52,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "plumometer", dependencies: ["PlumometerCLI"], swiftSettings: strictSettings),
+        // Pictures of readings, pure: the live pad map (terminal cells) and the SVG plot of a recording.
+        .target(name: "PlumometerPictures", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
         .target(
             name: "PlumometerTestSupport",
             dependencies: ["PlumometerCore", "PlumometerRecording"],
@@ -70,6 +72,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "PlumometerCoreTests", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PlumometerPicturesTests",
+            dependencies: ["PlumometerPictures", "PlumometerCore", "PlumometerTestSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PlumometerRecordingTests",
             dependencies: ["PlumometerRecording", "PlumometerDemo", "PlumometerCore", "PlumometerTestSupport"],
