@@ -52,6 +52,7 @@ public struct SVGPlot: Sendable {
         var trackSpacing: Float = 0.002
         var lastForce = 0.0
         var lastPosition: (x: Float, y: Float)?
+        var lastRawPosition: (x: Int32, y: Int32)?
         var lastHeaviest = false
         var settledValue: Double?
         var settledForce: Double?
@@ -99,9 +100,13 @@ public struct SVGPlot: Sendable {
             bucket = Int((time.microseconds - origin!.microseconds) / bucketMicroseconds)
         }
         if reading.resync { resyncBuckets.insert(bucket) }
+        // The common case, the same contacts as last time in the same order: no lookups, nothing lifted.
+        let unchanged =
+            downBefore.count == reading.contacts.count
+            && zip(downBefore, reading.contacts).allSatisfy { series[$0.0].id == $0.1.id }
         var down: [Int] = []
-        down.reserveCapacity(reading.contacts.count)
-        for contact in reading.contacts {
+        if !unchanged { down.reserveCapacity(reading.contacts.count) }
+        for (position, contact) in reading.contacts.enumerated() {
             if grams == nil { grams = contact.grams != nil }
             let value: Double
             if grams == true {
@@ -110,13 +115,20 @@ public struct SVGPlot: Sendable {
             } else {
                 value = contact.percent
             }
-            var known = seriesIndex[contact.id]
-            // An id that comes back after it lifted is a new contact.
-            if let index = known, index >= 0, series[index].lifted { known = nil }
-            guard let index = known ?? newSeries(id: contact.id, bucket: bucket), index >= 0 else { continue }
-            down.append(index)
-            update(&series[index], bucket: bucket, value: Float(value), contact: contact)
+            let index: Int
+            if unchanged {
+                index = downBefore[position]
+            } else {
+                var known = seriesIndex[contact.id]
+                // An id that comes back after it lifted is a new contact.
+                if let index = known, index >= 0, series[index].lifted { known = nil }
+                guard let found = known ?? newSeries(id: contact.id, bucket: bucket), found >= 0 else { continue }
+                index = found
+                down.append(index)
+            }
+            Self.update(&series[index], bucket: bucket, value: Float(value), contact: contact, geometry: geometry)
         }
+        guard !unchanged else { return }
         for index in downBefore where !down.contains(index) { series[index].lifted = true }
         downBefore = down
     }
@@ -132,7 +144,15 @@ public struct SVGPlot: Sendable {
         return series.count - 1
     }
 
-    private func update(_ line: inout Series, bucket: Int, value: Float, contact: ContactReading) {
+    // Static, so `series[index]` is changed in place: a method on `self` would hold a copy of the array and make
+    // every write copy its buckets.
+    private static func update(
+        _ line: inout Series,
+        bucket: Int,
+        value: Float,
+        contact: ContactReading,
+        geometry: PadGeometry?
+    ) {
         let offset = bucket - line.firstBucket
         let fresh = Bucket(
             minimum: value,
@@ -177,12 +197,13 @@ public struct SVGPlot: Sendable {
             line.settledForce = contact.force
             line.settledValue = Double(value)
         }
-        if let geometry, let x = contact.x, let y = contact.y {
+        if let geometry, let x = contact.x, let y = contact.y, line.lastRawPosition.map({ $0 != (x, y) }) ?? true {
+            line.lastRawPosition = (x, y)
             addTrackPoint(&line, x: Float(geometry.fractionX(x)), y: Float(geometry.fractionY(y)))
         }
     }
 
-    private func addTrackPoint(_ line: inout Series, x: Float, y: Float) {
+    private static func addTrackPoint(_ line: inout Series, x: Float, y: Float) {
         line.lastPosition = (x, y)
         if let last = line.track.last, Swift.abs(last.x - x) < line.trackSpacing,
             Swift.abs(last.y - y) < line.trackSpacing

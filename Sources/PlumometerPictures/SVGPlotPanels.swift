@@ -68,7 +68,7 @@ extension SVGPlot {
         var out = "<g id=\"pad\">\n"
         let heading =
             "Where each contact sat: the surface to scale, " + PictureText.fixed(geometry.width, 0) + " \u{00D7} "
-            + PictureText.fixed(geometry.height, 0) + " " + units + " (circle area ~ settled force)"
+            + PictureText.fixed(geometry.height, 0) + " " + units + " (circle area ~ settled force, dashed: lifted)"
         out += text(left, layout.padHeadingTop, heading, attributes: "fill=\"#333\"")
         out += "<rect x=\"\(Int(left))\" y=\"\(Int(top))\" width=\"\(SVGSupport.number(size.width))\" "
         out += "height=\"\(SVGSupport.number(size.height))\" fill=\"#f4f4f2\" stroke=\"#888\" rx=\"6\"/>\n"
@@ -88,6 +88,7 @@ extension SVGPlot {
             )
             tick += ticks.step
         }
+        out += text(left + size.width + 26, top + size.height + 18, units, attributes: "fill=\"#555\"")
         tick = 0
         while tick <= geometry.height + ticks.step * 1e-6 {
             let ty = top + tick / geometry.height * size.height
@@ -115,7 +116,9 @@ extension SVGPlot {
             let heaviest = line.lastHeaviest && !line.lifted
             out += "<circle class=\"final\" cx=\"\(SVGSupport.number(cx))\" cy=\"\(SVGSupport.number(cy))\" "
             out += "r=\"\(SVGSupport.number(radius))\" fill=\"\(heaviest ? SVGSupport.heaviest : colour(index))\" "
-            out += "fill-opacity=\"\(heaviest ? "0.85" : "0.3")\" stroke=\"\(colour(index))\" stroke-width=\"2\"/>\n"
+            // A contact that lifted before the end keeps a dashed outline: where it was, not where it is.
+            out += "fill-opacity=\"\(heaviest ? "0.85" : "0.3")\" stroke=\"\(colour(index))\" stroke-width=\"2\""
+            out += line.lifted ? " stroke-dasharray=\"5 3\"/>\n" : "/>\n"
             let label = "#\(line.id) " + valueText(line.settledValue ?? line.lastLabel, unit: unit)
             out += text(cx + radius + 5, cy + 4, label, attributes: "fill=\"\(colour(index))\" font-weight=\"bold\"")
         }

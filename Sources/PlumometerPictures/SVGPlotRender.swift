@@ -22,7 +22,6 @@ struct SVGValueAxis {
     var step: Double
     var title: String
     var factor: Double
-    var unitText: String
 }
 
 extension SVGPlot {
@@ -73,8 +72,7 @@ extension SVGPlot {
                 end: ticks.end,
                 step: ticks.step,
                 title: "weight (\(unit.rawValue))",
-                factor: factor,
-                unitText: " " + unit.rawValue
+                factor: factor
             )
         }
         let ticks = SVGSupport.ticks(upTo: Swift.min(100, largest * 1.02))
@@ -82,8 +80,7 @@ extension SVGPlot {
             end: ticks.end,
             step: ticks.step,
             title: "force (% of full scale)",
-            factor: 1,
-            unitText: "%"
+            factor: 1
         )
     }
 

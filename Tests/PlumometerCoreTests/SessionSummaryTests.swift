@@ -160,4 +160,35 @@ struct SessionSummaryTests {
         #expect(contact.heaviestSeconds == 1)
         #expect(contact.settled?.stableSeconds == 1)
     }
+
+    @Test("through the real tracker: settled percent is the resting pressure, heaviest time adds up to time down")
+    func throughTheTracker() throws {
+        var tracker = WeightTracker(pressureRange: range1000)
+        var summarizer = SessionSummarizer()
+        // Contact 1 rests at 300 (30%) from 0 s; contact 2 at 500 (50%) from 1 s to 3 s; all lift at 4 s.
+        for step in 0...400 {
+            let time = Double(step) / 100
+            while let deadline = tracker.nextStabilityDeadline, deadline < at(time) {
+                if let reading = tracker.tick(now: deadline) { summarizer.consume(reading) }
+            }
+            var contacts: [(Int, Int32?)] = []
+            if time < 4 { contacts.append((1, step % 2 == 0 ? 299 : 301)) }
+            if time >= 1 && time < 3 { contacts.append((2, 500)) }
+            summarizer.consume(tracker.consume(frame(time, contacts)))
+        }
+        let summary = summarizer.summary()
+        let first = try #require(summary.contacts.first)
+        let second = try #require(summary.contacts.last)
+        #expect(summary.contacts.map(\.id) == [1, 2])
+        let settled = try #require(first.settled)
+        #expect(settled.unit == .percent)
+        #expect(abs(settled.mean - 30) < 0.01)
+        #expect(abs(settled.minimum - 29.9) < 1e-9 && abs(settled.maximum - 30.1) < 1e-9)
+        #expect(abs(settled.stableSeconds - 3.5) < 1e-6, "stable from 0.5 s to the lift at 4 s")
+        #expect(abs(second.settled!.mean - 50) < 1e-9)
+        #expect(abs(second.heaviestSeconds - 2) < 1e-6)
+        #expect(abs(first.heaviestSeconds - 2) < 1e-6)
+        #expect(abs(first.heaviestSeconds + second.heaviestSeconds - 4) < 1e-6, "someone was down from 0 to 4 s")
+        #expect(first.lifted == at(4) && second.lifted == at(3))
+    }
 }

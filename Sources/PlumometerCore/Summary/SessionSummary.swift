@@ -89,7 +89,8 @@ public struct SessionSummarizer: Sendable {
     private var frames = 0
     private var resyncs = 0
     private var skipped = 0
-    private var down: [Int: Running] = [:]
+    /// The contacts down at the last reading, in its order (a handful: a linear search beats hashing here).
+    private var down: [Running] = []
     private var finished: [SessionSummary.Contact] = []
 
     public init() {}
@@ -101,37 +102,57 @@ public struct SessionSummarizer: Sendable {
         advance(to: time)
         frames += 1
         if reading.resync { resyncs += 1 }
-        var present = Set<Int>()
+        // The common case, the same contacts as last time in the same order: update in place.
+        if down.count == reading.contacts.count && zip(down, reading.contacts).allSatisfy({ $0.contact.id == $1.id }) {
+            for index in down.indices { Self.take(reading.contacts[index], into: &down[index]) }
+            last = time
+            return
+        }
+        var next: [Running] = []
+        next.reserveCapacity(reading.contacts.count)
+        var carried = 0
         for contact in reading.contacts {
-            present.insert(contact.id)
-            var running =
-                down[contact.id]
-                ?? Running(contact: .init(id: contact.id, placed: time, lifted: nil, settled: nil, heaviestSeconds: 0))
-            running.wasHeaviest = contact.heaviest
-            running.pendingValue = nil
-            if contact.stable {
-                let unit: SessionSummary.WeightUnit = contact.grams != nil ? .grams : .percent
-                if running.unit == nil {
-                    running.unit = unit
-                    running.origin = contact.grams ?? contact.percent
-                }
-                if running.unit == unit { running.pendingValue = contact.grams ?? contact.percent }
+            var running: Running
+            if let index = down.firstIndex(where: { $0.contact.id == contact.id }) {
+                running = down[index]
+                carried += 1
+            } else {
+                running = Running(
+                    contact: .init(id: contact.id, placed: time, lifted: nil, settled: nil, heaviestSeconds: 0)
+                )
             }
-            if let value = running.pendingValue {
-                running.count += 1
-                running.unweightedSum += value - running.origin
-                running.unweightedSquares += (value - running.origin) * (value - running.origin)
-                running.minimum = Swift.min(running.minimum, value)
-                running.maximum = Swift.max(running.maximum, value)
+            Self.take(contact, into: &running)
+            next.append(running)
+        }
+        if carried < down.count {
+            for var running in down where !next.contains(where: { $0.contact.id == running.contact.id }) {
+                running.contact.lifted = time
+                finished.append(Self.close(running))
             }
-            down[contact.id] = running
         }
-        for id in down.keys.sorted() where !present.contains(id) {
-            var running = down.removeValue(forKey: id)!
-            running.contact.lifted = time
-            finished.append(Self.close(running))
-        }
+        down = next
         last = time
+    }
+
+    /// Records what `contact` shows now: its heaviest mark, and its value when stable.
+    private static func take(_ contact: ContactReading, into running: inout Running) {
+        running.wasHeaviest = contact.heaviest
+        running.pendingValue = nil
+        guard contact.stable else { return }
+        let unit: SessionSummary.WeightUnit = contact.grams != nil ? .grams : .percent
+        let value = contact.grams ?? contact.percent
+        if running.unit == nil {
+            running.unit = unit
+            running.origin = value
+        }
+        guard running.unit == unit else { return }
+        running.pendingValue = value
+        let shifted = value - running.origin
+        running.count += 1
+        running.unweightedSum += shifted
+        running.unweightedSquares += shifted * shifted
+        running.minimum = Swift.min(running.minimum, value)
+        running.maximum = Swift.max(running.maximum, value)
     }
 
     /// Counts readings the consumer never saw, `resyncs` of them resynchronisations.
@@ -145,7 +166,7 @@ public struct SessionSummarizer: Sendable {
         var copy = self
         let ending = last.map { latest in end.map { Swift.max(latest, $0) } ?? latest }
         if let ending { copy.advance(to: ending) }
-        let open = copy.down.values.map(Self.close)
+        let open = copy.down.map(Self.close)
         let contacts = (copy.finished + open).sorted { ($0.placed, $0.id) < ($1.placed, $1.id) }
         return SessionSummary(
             start: start,
@@ -161,16 +182,14 @@ public struct SessionSummarizer: Sendable {
     private mutating func advance(to time: EventTime) {
         guard let last, time > last else { return }
         let seconds = time.seconds(since: last)
-        for id in down.keys {
-            var running = down[id]!
-            if running.wasHeaviest { running.contact.heaviestSeconds += seconds }
-            if let value = running.pendingValue {
-                let shifted = value - running.origin
-                running.weight += seconds
-                running.sum += seconds * shifted
-                running.sumOfSquares += seconds * shifted * shifted
+        for index in down.indices {
+            if down[index].wasHeaviest { down[index].contact.heaviestSeconds += seconds }
+            if let value = down[index].pendingValue {
+                let shifted = value - down[index].origin
+                down[index].weight += seconds
+                down[index].sum += seconds * shifted
+                down[index].sumOfSquares += seconds * shifted * shifted
             }
-            down[id] = running
         }
         self.last = time
     }
