@@ -144,15 +144,7 @@ extension SVGPlot {
         for (row, contact) in summary.contacts.prefix(room).enumerated() {
             let y = top + 34 + Double(row) * rowHeight
             let seconds = { (time: EventTime) in PictureText.fixed(time.seconds(since: origin), 2) + " s" }
-            var settled = "\u{2013}"
-            if let weight = contact.settled {
-                let factor = weight.unit == .grams ? unit.value(fromGrams: 1) : 1
-                let symbol = weight.unit == .grams ? " " + unit.rawValue : "%"
-                let decimals = weight.unit == .grams && unit == .ounces ? 2 : 1
-                settled =
-                    PictureText.fixed(weight.mean * factor, decimals) + " \u{00B1} "
-                    + PictureText.fixed(weight.standardDeviation * factor, decimals) + symbol
-            }
+            let settled = contact.settled.map { SummaryTable.settledText($0, unit: unit, ascii: false) } ?? "\u{2013}"
             let index = series.firstIndex { $0.id == contact.id } ?? -1
             let cells = [
                 "#\(contact.id)", seconds(contact.placed), contact.lifted.map(seconds) ?? "\u{2013}", settled,

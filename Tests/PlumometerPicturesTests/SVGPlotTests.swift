@@ -189,4 +189,13 @@ struct SVGPlotTests {
         #expect(document.elements.allSatisfy { $0.attributes["id"] != "pad" })
         #expect(document.all("text", class: "summary-cell").map(\.text).first == "#1")
     }
+
+    @Test("no readings at all still make a well-formed picture with empty panels")
+    func empty() throws {
+        let document = try SVGDocument(
+            SVGPlot(device: touchpad()).render(title: "t", device: "d", file: "f", date: "x")
+        )
+        #expect(document.all("polyline", class: "series").isEmpty)
+        #expect(document.all("text").contains { $0.text.hasPrefix("0.00 s, 0 readings") })
+    }
 }
