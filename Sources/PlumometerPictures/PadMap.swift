@@ -19,8 +19,9 @@ public enum PadMapCharset: Hashable, Sendable {
 /// axes to the largest size the window holds, so the aspect ratio is kept. Unicode splits each cell into two
 /// pixels (upper and lower half block), ASCII draws one pixel per cell.
 ///
-/// Circles: radius `rMin + (rMax - rMin) * sqrt(force)` so the area grows with the force, `rMax` a quarter of the
-/// surface's shorter side; the pixel under a contact's position is always filled, so even a feather shows.
+/// Circles: radius `rMin + (rMax - rMin) * sqrt(force / forceScale)` so the area grows with the force, `rMax` a
+/// quarter of the surface's shorter side and ``forceScale`` the force that fills it (the live view's auto-range, so
+/// plums at 2% of a 6 kg pad are not all dots); the pixel under a contact's position is always filled, so even a feather shows.
 /// Lighter contacts are drawn first, so a heavier one lies on top where circles overlap, the heaviest last.
 ///
 /// Labels (`72 g #1`, `45.0% #2`: grams when known, else percent, then the rank; `*` after it when stable, `>`
@@ -41,6 +42,8 @@ public struct PadMap: Sendable {
     public var colour: Bool
     /// The unit of weights in labels.
     public var unit: MassUnit
+    /// The force (fraction of full scale, 0...1) drawn as the largest circle; larger forces are drawn at that size.
+    public var forceScale: Double
 
     /// A map of a surface in a window of `columns` x `rows` cells.
     public init(
@@ -49,8 +52,10 @@ public struct PadMap: Sendable {
         rows: Int,
         charset: PadMapCharset = .unicode,
         colour: Bool = true,
-        unit: MassUnit = .grams
+        unit: MassUnit = .grams,
+        forceScale: Double = 1
     ) {
+        self.forceScale = forceScale
         self.geometry = geometry
         self.columns = columns
         self.rows = rows
@@ -66,10 +71,19 @@ public struct PadMap: Sendable {
         rows: Int,
         charset: PadMapCharset = .unicode,
         colour: Bool = true,
-        unit: MassUnit = .grams
+        unit: MassUnit = .grams,
+        forceScale: Double = 1
     ) {
         guard let geometry = PadGeometry(device: device) else { return nil }
-        self.init(geometry: geometry, columns: columns, rows: rows, charset: charset, colour: colour, unit: unit)
+        self.init(
+            geometry: geometry,
+            columns: columns,
+            rows: rows,
+            charset: charset,
+            colour: colour,
+            unit: unit,
+            forceScale: forceScale
+        )
     }
 
     /// The surface's size in cells inside the frame, or nil when the window is too small for a map.
@@ -105,7 +119,7 @@ public struct PadMap: Sendable {
             circles[contact.id] = raster.fill(
                 centreX: geometry.fractionX(contact.x!),
                 centreY: geometry.fractionY(contact.y!),
-                force: contact.force,
+                force: forceScale > 0 ? contact.force / forceScale : 1,
                 kind: contact.heaviest ? .heaviest : .contact
             )
         }
@@ -133,7 +147,9 @@ public struct PadMap: Sendable {
     func legend(unlabelled: Int, unplaced: Int) -> String {
         let (contact, heaviest) = charset == .unicode ? ("\u{2588}", colour ? "\u{2588}" : "\u{2593}") : ("o", "#")
         let times = charset == .unicode ? "\u{00D7}" : "x"
-        var tail = " heaviest  * stable  size ~ force  pad "
+        var tail = " heaviest  * stable  size ~ force"
+        if forceScale < 1 { tail += " (largest " + PictureText.trimmed(forceScale * 100, 1) + "%)" }
+        tail += "  pad "
         tail += PictureText.fixed(geometry.width, 0) + times + PictureText.fixed(geometry.height, 0)
         tail += geometry.inMillimetres ? " mm" : " units"
         if unlabelled > 0 { tail += "  \(unlabelled) unlabelled" }

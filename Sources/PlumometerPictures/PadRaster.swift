@@ -64,7 +64,8 @@ struct PadRaster {
         self.pixels = Array(repeating: .empty, count: columns * rows * pixelsPerCell)
     }
 
-    /// Fills the circle of a contact at (`centreX`, `centreY`) (fractions of the surface) for `force` (0...1).
+    /// Fills the circle of a contact at (`centreX`, `centreY`) (fractions of the surface) for `force` (0...1 of the
+    /// largest circle's).
     mutating func fill(centreX: Double, centreY: Double, force: Double, kind: Kind) -> Circle {
         // Units: a cell is 1 wide and 2 tall; a pixel is 1 wide and 2 / pixelsPerCell tall.
         let pixelHeight = 2 / Double(pixelsPerCell)

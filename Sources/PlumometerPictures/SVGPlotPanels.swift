@@ -98,7 +98,9 @@ extension SVGPlot {
             out += text(left - 8, ty + 4, label, attributes: "class=\"padtick\" text-anchor=\"end\" fill=\"#555\"")
             tick += ticks.step
         }
+        // The heaviest settled contact gets the largest circle; the others' areas are in proportion to it.
         let largest = 0.12 * Swift.min(size.width, size.height)
+        let heaviestForce = series.map { $0.settledForce ?? $0.lastForce }.max() ?? 0
         for (index, line) in series.enumerated() {
             let place = { (point: (x: Float, y: Float)) in
                 (left + Double(point.x) * size.width, top + Double(point.y) * size.height)
@@ -111,7 +113,7 @@ extension SVGPlot {
             }
             guard let last = line.lastPosition else { continue }
             let (cx, cy) = place(last)
-            let force = Swift.max(0, Swift.min(1, line.settledForce ?? line.lastForce))
+            let force = heaviestForce > 0 ? Swift.max(0, (line.settledForce ?? line.lastForce) / heaviestForce) : 0
             let radius = Swift.max(3, largest * force.squareRoot())
             let heaviest = line.lastHeaviest && !line.lifted
             out += "<circle class=\"final\" cx=\"\(SVGSupport.number(cx))\" cy=\"\(SVGSupport.number(cy))\" "

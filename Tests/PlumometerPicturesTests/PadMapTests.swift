@@ -137,6 +137,26 @@ struct PadMapTests {
         #expect(ratio > 0.22 && ratio < 0.4, "\(areas)")
     }
 
+    @Test("forceScale auto-ranges the circles: 2% of a heavy pad's scale is a circle, not a dot; the legend says so")
+    func forceScale() throws {
+        let scene = Reading(time: at(0), contacts: [contact(1, atMM: 50, 30, force: 0.02)])
+        let full = try #require(PadMap(device: touchpad(), columns: 82, rows: 40, charset: .ascii, colour: false))
+        var ranged = full
+        ranged.forceScale = 0.05
+        let small = full.render(scene).dropLast().joined().filter { $0 == "o" }.count
+        let large = ranged.render(scene).dropLast().joined().filter { $0 == "o" }.count
+        #expect(large > 4 * small, "\(small) -> \(large)")
+        #expect(ranged.render(scene).last?.contains("size ~ force (largest 5%)") == true)
+        #expect(full.render(scene).last?.contains("size ~ force  pad") == true)
+        // A force beyond the scale is drawn at the largest size, no larger.
+        var beyond = scene
+        beyond.contacts[0].force = 0.5
+        #expect(ranged.render(beyond) != ranged.render(scene))
+        var atScale = scene
+        atScale.contacts[0].force = 0.05
+        #expect(ranged.render(beyond).dropLast() == ranged.render(atScale).dropLast())
+    }
+
     @Test("labels: grams when known, else percent; the rank; * when stable; > when saturated; unit conversion")
     func labels() throws {
         let map = try #require(PadMap(device: touchpad(), columns: 80, rows: 24))
