@@ -56,7 +56,7 @@ public struct SVGPlot: Sendable {
         var lastHeaviest = false
         var settledValue: Double?
         var settledForce: Double?
-        var lastLabel = 0.0
+        var lastValue = 0.0
     }
 
     /// The number of pixel columns of the time plot, and so of buckets.
@@ -192,7 +192,7 @@ public struct SVGPlot: Sendable {
         }
         line.lastForce = contact.force
         line.lastHeaviest = contact.heaviest
-        line.lastLabel = Double(value)
+        line.lastValue = Double(value)
         if contact.stable {
             line.settledForce = contact.force
             line.settledValue = Double(value)

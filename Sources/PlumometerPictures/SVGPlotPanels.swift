@@ -8,7 +8,7 @@ extension SVGPlot {
         var cursor = layout.left
         let shown = 10
         for (index, line) in series.prefix(shown).enumerated() {
-            let label = "#\(line.id) " + valueText(line.settledValue ?? line.lastLabel, unit: unit)
+            let label = "#\(line.id) " + valueText(line.settledValue ?? line.lastValue, unit: unit)
             let ly = layout.legendTop
             out += "<line x1=\"\(SVGSupport.number(cursor))\" x2=\"\(SVGSupport.number(cursor + 22))\" "
             out += "y1=\"\(SVGSupport.number(ly - 4))\" y2=\"\(SVGSupport.number(ly - 4))\" "
@@ -121,7 +121,7 @@ extension SVGPlot {
             // A contact that lifted before the end keeps a dashed outline: where it was, not where it is.
             out += "fill-opacity=\"\(heaviest ? "0.85" : "0.3")\" stroke=\"\(colour(index))\" stroke-width=\"2\""
             out += line.lifted ? " stroke-dasharray=\"5 3\"/>\n" : "/>\n"
-            let label = "#\(line.id) " + valueText(line.settledValue ?? line.lastLabel, unit: unit)
+            let label = "#\(line.id) " + valueText(line.settledValue ?? line.lastValue, unit: unit)
             out += text(cx + radius + 5, cy + 4, label, attributes: "fill=\"\(colour(index))\" font-weight=\"bold\"")
         }
         return out + "</g>\n"
