@@ -7,8 +7,9 @@ packages=(pkg-config libevdev-dev libinput-dev libudev-dev)
 if [[ "${1:-}" == "--test" ]]; then
     # umockdev emulates /dev/input/eventN for the bridge and CLI tests; evemu-tools and evtest are used to check
     # that our recordings are accepted by evemu-play and as a benchmark baseline. man-db and groff-base render
-    # the manual page; bash, zsh and fish check the completion scripts.
-    packages+=(umockdev libumockdev-dev python3 python3-gi gir1.2-umockdev-1.0 evemu-tools evtest)
+    # the manual page; bash, zsh and fish check the completion scripts; librsvg2-bin's rsvg-convert renders the
+    # SVG plots to PNG, so the picture tests check them with a real renderer.
+    packages+=(umockdev libumockdev-dev python3 python3-gi gir1.2-umockdev-1.0 evemu-tools evtest librsvg2-bin)
     packages+=(man-db groff-base bash zsh fish)
 fi
 
