@@ -14,11 +14,19 @@ public struct Recording: Sendable {
     public var devices: [RecordedDevice]
     /// The name the reader was given, for messages.
     public var fileName: String
+    /// What the reader accepted but a user should hear about (print each on stderr).
+    public var warnings: [RecordingWarning]
 
-    public init(format: RecordingFormat, devices: [RecordedDevice], fileName: String = "recording") {
+    public init(
+        format: RecordingFormat,
+        devices: [RecordedDevice],
+        fileName: String = "recording",
+        warnings: [RecordingWarning] = []
+    ) {
         self.format = format
         self.devices = devices
         self.fileName = fileName
+        self.warnings = warnings
     }
 
     /// Picks one device: the only one when `selector` is nil, else by index (`0`, `1`, ...), device node
@@ -73,7 +81,7 @@ public struct RecordedDevice: Sendable {
 public struct EventSource: Sendable {
     enum Backend: Sendable {
         case evemu(EvemuEventScanner)
-        case libinput(LibinputEventScanner)
+        case libinput(LibinputEventCursor)
         case array([RawEvent], Int)
         case finished
     }
@@ -133,6 +141,31 @@ public struct EventSource: Sendable {
         var result: [RawEvent] = []
         while let event = try next() { result.append(event) }
         return result
+    }
+}
+
+/// Reads one device's `events` block of a complete `libinput record` text, one event at a time.
+struct LibinputEventCursor: Sendable {
+    var scanner: LineScanner
+    var parser: LibinputEventsParser
+    var pending: [(RawEvent, Int)] = []
+    var pendingIndex = 0
+    var finished = false
+
+    mutating func next() throws(RecordingError) -> (RawEvent, Int)? {
+        while pendingIndex >= pending.count {
+            guard !finished else { return nil }
+            pending.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+            if let line = try scanner.next() {
+                if try parser.consume(line, in: scanner.bytes, events: &pending) { continue }
+            } else {
+                try parser.finish(events: &pending)
+            }
+            finished = true
+        }
+        defer { pendingIndex += 1 }
+        return pending[pendingIndex]
     }
 }
 

@@ -13,7 +13,7 @@ struct MalformedInputTests {
             11, "expected 6 numbers after 'A:' (code, min, max, fuzz, flat, resolution; evemu format 1.3), found 3"
         ),
         "truncated-event.evemu": (14, "expected 4 fields after 'E:' (sec.usec type code value), found 1"),
-        "binary-junk.evemu": (1, "NUL byte at column 8: this is not a text file"),
+        "binary-junk.evemu": (1, "binary data (byte 0x7f at column 1): this is not a text file"),
         "nul-bytes.evemu": (1, "NUL byte at column 7"),
         "int32-overflow.evemu": (11, "the maximum of axis 39 (4294967296) does not fit in a 32-bit signed integer"),
         "int32-overflow-event.evemu": (12, "event value 2147483648 does not fit in a 32-bit signed integer"),
