@@ -105,7 +105,12 @@ struct EvemuDescriptionReader {
                 break
             }
         }
-        return Result(description: try reader.finish(), version: reader.version, rest: scanner, warnings: reader.warnings)
+        return Result(
+            description: try reader.finish(),
+            version: reader.version,
+            rest: scanner,
+            warnings: reader.warnings
+        )
     }
 
     private func fail(_ line: Int?, _ message: String) -> RecordingError {
@@ -287,7 +292,7 @@ struct EvemuDescriptionReader {
                 )
             }
             let type = try code(
-    bytes,
+                bytes,
                 fields[0],
                 tag: "B:",
                 noun: "an event type",
@@ -357,7 +362,7 @@ struct EvemuDescriptionReader {
             }
             let axis = AbsoluteAxis(
                 rawValue: try code(
-    bytes,
+                    bytes,
                     fields[0],
                     tag: "A:",
                     noun: "an axis code",
@@ -479,4 +484,3 @@ struct EvemuDescriptionReader {
         )
     }
 }
-

@@ -28,53 +28,53 @@ struct EvemuEventParser: Sendable {
     ///
     /// - Throws: `RecordingError` for a malformed line or an event the description does not allow.
     func event(_ line: TextLine, in bytes: [UInt8]) throws(RecordingError) -> RawEvent? {
-            let range = line.range
-            func fail(_ message: String) -> RecordingError {
-                RecordingError(file: fileName, line: line.number, message: message)
+        let range = line.range
+        func fail(_ message: String) -> RecordingError {
+            RecordingError(file: fileName, line: line.number, message: message)
+        }
+        if let nul = bytes.firstNUL(in: range) {
+            throw fail("NUL byte at column \(nul - range.lowerBound + 1): this is not a text file")
+        }
+        if range.isEmpty || range.allSatisfy({ ASCII.isSpace(bytes[$0]) }) { return nil }
+        if bytes[range.lowerBound] == UInt8(ascii: "#") { return nil }
+        guard bytes.hasPrefix("E:", in: range) else {
+            if range.count >= 2, bytes[range.lowerBound + 1] == UInt8(ascii: ":"),
+                "NIPBALS".utf8.contains(bytes[range.lowerBound])
+            {
+                throw fail(
+                    "description line '\(bytes.quoted(range, limit: 12))' among the events: the description "
+                        + "must come first, and only once"
+                )
             }
-            if let nul = bytes.firstNUL(in: range) {
-                throw fail("NUL byte at column \(nul - range.lowerBound + 1): this is not a text file")
+            throw EvemuDescriptionReader.unexpectedLine(bytes, line, fileName: fileName)
+        }
+        let fields = tokens(in: bytes, (range.lowerBound + 2)..<range.upperBound)
+        guard fields.count == 4 else {
+            // A trailing field that is not a comment is reported as such; too few fields as a count.
+            if fields.count > 4 {
+                throw fail(
+                    "unexpected text '\(bytes.quoted(fields[4]))' after the event value (comments start with '#')"
+                )
             }
-            if range.isEmpty || range.allSatisfy({ ASCII.isSpace(bytes[$0]) }) { return nil }
-            if bytes[range.lowerBound] == UInt8(ascii: "#") { return nil }
-            guard bytes.hasPrefix("E:", in: range) else {
-                if range.count >= 2, bytes[range.lowerBound + 1] == UInt8(ascii: ":"),
-                    "NIPBALS".utf8.contains(bytes[range.lowerBound])
-                {
-                    throw fail(
-                        "description line '\(bytes.quoted(range, limit: 12))' among the events: the description "
-                            + "must come first, and only once"
-                    )
-                }
-                throw EvemuDescriptionReader.unexpectedLine(bytes, line, fileName: fileName)
-            }
-            let fields = tokens(in: bytes, (range.lowerBound + 2)..<range.upperBound)
-            guard fields.count == 4 else {
-                // A trailing field that is not a comment is reported as such; too few fields as a count.
-                if fields.count > 4 {
-                    throw fail(
-                        "unexpected text '\(bytes.quoted(fields[4]))' after the event value (comments start with '#')"
-                    )
-                }
-                throw fail("expected 4 fields after 'E:' (sec.usec type code value), found \(fields.count)")
-            }
-            let time = try parseTime(bytes, fields[0], fail)
-            guard let type = NumberParser.hex(bytes, fields[1], maxDigits: 4) else {
-                throw fail("event type '\(bytes.quoted(fields[1]))' is not 1 to 4 hexadecimal digits")
-            }
-            guard let code = NumberParser.hex(bytes, fields[2], maxDigits: 4) else {
-                throw fail("event code '\(bytes.quoted(fields[2]))' is not 1 to 4 hexadecimal digits")
-            }
-            let value: Int32
-            switch NumberParser.decimal(bytes, fields[3], bounds: NumberParser.int32Bounds) {
-            case .value(let parsed): value = Int32(parsed)
-            case .notANumber: throw fail("event value '\(bytes.quoted(fields[3]))' is not a decimal number")
-            case .outOfRange:
-                throw fail("event value \(bytes.quoted(fields[3])) does not fit in a 32-bit signed integer")
-            }
-            let event = RawEvent(time: time, type: EventType(rawValue: UInt16(type)), code: UInt16(code), value: value)
-            if let problem = validator.problem(with: event) { throw fail(problem) }
-            return event
+            throw fail("expected 4 fields after 'E:' (sec.usec type code value), found \(fields.count)")
+        }
+        let time = try parseTime(bytes, fields[0], fail)
+        guard let type = NumberParser.hex(bytes, fields[1], maxDigits: 4) else {
+            throw fail("event type '\(bytes.quoted(fields[1]))' is not 1 to 4 hexadecimal digits")
+        }
+        guard let code = NumberParser.hex(bytes, fields[2], maxDigits: 4) else {
+            throw fail("event code '\(bytes.quoted(fields[2]))' is not 1 to 4 hexadecimal digits")
+        }
+        let value: Int32
+        switch NumberParser.decimal(bytes, fields[3], bounds: NumberParser.int32Bounds) {
+        case .value(let parsed): value = Int32(parsed)
+        case .notANumber: throw fail("event value '\(bytes.quoted(fields[3]))' is not a decimal number")
+        case .outOfRange:
+            throw fail("event value \(bytes.quoted(fields[3])) does not fit in a 32-bit signed integer")
+        }
+        let event = RawEvent(time: time, type: EventType(rawValue: UInt16(type)), code: UInt16(code), value: value)
+        if let problem = validator.problem(with: event) { throw fail(problem) }
+        return event
     }
 
     private func parseTime(

@@ -90,7 +90,12 @@ struct LibinputEventsParser: Sendable {
             var start = line.content.lowerBound + 1
             while start < line.content.upperBound, bytes[start] == UInt8(ascii: " ") { start += 1 }
             if bytes[start..<line.content.upperBound].elementsEqual("evdev:".utf8) {
-                item = .evdev(key: line.number, keyIndent: line.indent + start - line.content.lowerBound, listIndent: nil, pending: nil)
+                item = .evdev(
+                    key: line.number,
+                    keyIndent: line.indent + start - line.content.lowerBound,
+                    listIndent: nil,
+                    pending: nil
+                )
             } else {
                 var lines = LineScanner(bytes: [])
                 try append(raw, in: bytes, to: &lines)

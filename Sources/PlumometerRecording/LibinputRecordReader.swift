@@ -39,7 +39,6 @@ struct LibinputRecordInterpreter: Sendable {
         return deviceNodes
     }
 
-
     func fail(_ line: Int?, _ message: String) -> RecordingError {
         RecordingError(file: fileName, line: line, message: message)
     }

@@ -76,7 +76,11 @@ struct YAMLParser {
     /// `raw` as a significant line, or nil when it is blank or only a comment.
     ///
     /// - Throws: `RecordingError` for a NUL byte or a tab in the indentation.
-    static func significantLine(_ raw: TextLine, in bytes: [UInt8], fileName: String) throws(RecordingError) -> YAMLLine? {
+    static func significantLine(
+        _ raw: TextLine,
+        in bytes: [UInt8],
+        fileName: String
+    ) throws(RecordingError) -> YAMLLine? {
         let range = raw.range
         if let nul = bytes.firstNUL(in: range) {
             throw RecordingError(
@@ -91,7 +95,11 @@ struct YAMLParser {
             var rest = index
             while rest < range.upperBound, ASCII.isSpace(bytes[rest]) { rest += 1 }
             if rest == range.upperBound || bytes[rest] == UInt8(ascii: "#") { return nil }
-            throw RecordingError(file: fileName, line: raw.number, message: "tab in the indentation: YAML indents with spaces only")
+            throw RecordingError(
+                file: fileName,
+                line: raw.number,
+                message: "tab in the indentation: YAML indents with spaces only"
+            )
         }
         if index == range.upperBound || bytes[index] == UInt8(ascii: "#") { return nil }
         let content = index..<contentEnd(bytes, index..<range.upperBound)
@@ -376,4 +384,3 @@ struct YAMLParser {
         return bytes.text(range)
     }
 }
-

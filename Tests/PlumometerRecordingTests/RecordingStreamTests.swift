@@ -69,10 +69,14 @@ func whole(_ bytes: [UInt8], fileName: String = "stream") throws(RecordingError)
 
 /// A synthetic evemu recording of `frames` frames, written on the fly (never held whole).
 struct SyntheticEvemu {
-    static let description = Array(EvemuWriter.description(of: try! RecordingReader.readDescription(
-        text: clickpad13,
-        fileName: "p"
-    )).utf8)
+    static let description = Array(
+        EvemuWriter.description(
+            of: try! RecordingReader.readDescription(
+                text: clickpad13,
+                fileName: "p"
+            )
+        ).utf8
+    )
 
     /// The bytes of frame `index`: a pressure change and a report.
     static func frame(_ index: Int) -> [UInt8] {
@@ -220,12 +224,13 @@ struct RecordingStreamTests {
             encoding: .utf8
         )
         let firstDevice = text.components(separatedBy: "\n- node: /dev/input/event3")[0]
-        let head = Array(
-            firstDevice.components(separatedBy: "  events:\n")[0].replacingOccurrences(
-                of: "ndevices: 2",
-                with: "ndevices: 1"
-            ).utf8
-        ) + Array("  events:\n".utf8)
+        let head =
+            Array(
+                firstDevice.components(separatedBy: "  events:\n")[0].replacingOccurrences(
+                    of: "ndevices: 2",
+                    with: "ndevices: 1"
+                ).utf8
+            ) + Array("  events:\n".utf8)
         var chunk = ""
         var frames = 0
         while chunk.utf8.count < 65_536 {
@@ -245,7 +250,9 @@ struct RecordingStreamTests {
     @Test func junkIsRefusedAtOnce() throws {
         var zeros = RecordingStream(fileName: "/dev/zero")
         zeros.feed([UInt8](repeating: 0, count: 65_536))
-        #expect(throws: RecordingError(file: "/dev/zero", line: 1, message: "NUL byte at column 1: this is not a text file")) {
+        #expect(
+            throws: RecordingError(file: "/dev/zero", line: 1, message: "NUL byte at column 1: this is not a text file")
+        ) {
             try zeros.next()
         }
         #expect(try zeros.next() == nil)
@@ -261,7 +268,10 @@ struct RecordingStreamTests {
             do { _ = try endless.next() } catch { thrown = error }
         }
         #expect(thrown?.line == 1)
-        #expect(thrown?.message.contains("a line longer than 1 MiB without a line break") == true, "\(String(describing: thrown))")
+        #expect(
+            thrown?.message.contains("a line longer than 1 MiB without a line break") == true,
+            "\(String(describing: thrown))"
+        )
         #expect(fed <= (1 << 20) + 65_536)
     }
 

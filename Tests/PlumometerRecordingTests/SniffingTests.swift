@@ -75,8 +75,10 @@ struct SniffingTests {
         let elf: [UInt8] = [0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00] + Array("\nN: x\n".utf8)
         let (binary, streamedBinary) = Self.errors(elf, fileName: "a.out", prefix: 8)
         #expect(binary == streamedBinary)
-        #expect(binary?.description == "a.out:1: binary data (byte 0x7f at column 1): this is not a text file; "
-            + "plumometer replays evemu recordings and libinput record YAML files")
+        #expect(
+            binary?.description == "a.out:1: binary data (byte 0x7f at column 1): this is not a text file; "
+                + "plumometer replays evemu recordings and libinput record YAML files"
+        )
         let (nul, _) = Self.errors(Array("N: pad\0".utf8), fileName: "n")
         #expect(nul?.message == "NUL byte at column 7: this is not a text file")
         let (empty, streamedEmpty) = Self.errors([], fileName: "empty.evemu")
