@@ -9,5 +9,6 @@ import PlumometerRecording
 public func fuzzLibinputRecord(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array("# libinput record\n".utf8) + Array(UnsafeBufferPointer(start: data, count: size))
     replayRecording(bytes: bytes, fileName: "fuzz.yml")
+    streamRecording(bytes: bytes, fileName: "fuzz.yml")
     return 0
 }
