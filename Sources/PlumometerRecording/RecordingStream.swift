@@ -41,7 +41,8 @@ public enum RecordingStreamItem: Sendable {
 /// ```
 ///
 /// Each event is yielded as soon as its line has arrived, so a live `evemu-record` or `libinput record` piped
-/// in plays as it happens. Memory is bounded by the longest line (at most 1 MiB by default, an error beyond)
+/// in plays as it happens. An evemu device is yielded with its first `E:` line (an evemu description has no end
+/// marker: `L:` and `S:` lines may follow the axes), a `libinput record` device when its `events:` key arrives. Memory is bounded by the longest line (at most 1 MiB by default, an error beyond)
 /// plus the device description; lines already read are dropped on the next ``feed(_:)``. A file that is not a
 /// recording is refused from its first bytes (``RecordingSniffer``). The format is detected from the content:
 /// evemu (description and events; or bare `E:` lines with ``init(eventsFileName:description:)``) or the YAML of
@@ -97,7 +98,7 @@ public struct RecordingStream: Sendable {
         return false
     }
 
-    /// Adds bytes that arrived; take what they complete with ``next()``.
+    /// Adds bytes that arrived; take what they complete with ``next()``. Not after ``finish()``.
     public mutating func feed<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         if case .ended = phase { return }
         scanner.append(bytes)

@@ -60,6 +60,29 @@ struct MalformedInputTests {
         }
     }
 
+    /// The stream, fed a line at a time, stops at the same line with the same message as the whole reader.
+    @Test(arguments: expectations.keys.sorted())
+    func theStreamGivesTheSameError(file: String) throws {
+        let (line, fragment) = try #require(Self.expectations[file])
+        let bytes = [UInt8](try Data(contentsOf: Self.directory.appendingPathComponent(file)))
+        var stream = RecordingStream(fileName: file)
+        var thrown: RecordingError?
+        do {
+            for piece in bytes.isEmpty
+                ? [] : bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            {
+                stream.feed(piece + [UInt8(ascii: "\n")])
+                while try stream.next() != nil {}
+            }
+            stream.finish()
+            while try stream.next() != nil {}
+        } catch {
+            thrown = error
+        }
+        #expect(thrown?.line == line, "\(String(describing: thrown))")
+        #expect(thrown?.message.contains(fragment) == true, "\(String(describing: thrown))")
+    }
+
     @Test func everyCorpusFileHasAnExpectation() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path)
         let untested = Set(files).subtracting(Self.expectations.keys).subtracting(["crlf.evemu"])
@@ -76,6 +99,11 @@ struct MalformedInputTests {
         #expect(crlf.devices[0].description == lf.devices[0].description)
         #expect(try allEvents(crlf) == allEvents(lf))
         #expect(try allEvents(crlf).count == 2)
+        var buffered = 0
+        for chunk in [1, 2, 3, 5] {
+            let streamed = try stream([UInt8](data), fileName: "f", chunk: chunk, maxBuffered: &buffered)
+            #expect(streamed == (try whole([UInt8](data), fileName: "f")))
+        }
     }
 
     /// Events of a consumer before the bad line are all delivered; the error comes after them.
