@@ -57,8 +57,9 @@ struct LibinputRecordOutline: Sendable {
         eventsBegan = nil
         if var parser = events {
             var produced: [(RawEvent, Int)] = []
+            // Also when the line throws: the events before its error come first.
+            defer { for (event, line) in produced { output.append(.event(event, line: line)) } }
             let inBlock = try parser.consume(raw, in: bytes, events: &produced)
-            for (event, line) in produced { output.append(.event(event, line: line)) }
             if inBlock {
                 events = parser
                 return
@@ -111,9 +112,9 @@ struct LibinputRecordOutline: Sendable {
     mutating func finish(output: inout [RecordingStreamItem]) throws(RecordingError) -> [StreamedDevice] {
         if var parser = events {
             var produced: [(RawEvent, Int)] = []
-            try parser.finish(events: &produced)
-            for (event, line) in produced { output.append(.event(event, line: line)) }
+            defer { for (event, line) in produced { output.append(.event(event, line: line)) } }
             events = nil
+            try parser.finish(events: &produced)
         }
         let devices = try parseSkeleton(partial: false)
         emit(devices, output: &output)

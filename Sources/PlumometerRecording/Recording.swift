@@ -63,13 +63,21 @@ public struct RecordedDevice: Sendable {
     public var node: String?
     /// The format version the file declared: `1.3` for `# EVEMU 1.3`, `1` for `version: 1`; nil when absent.
     public var formatVersion: String?
+    /// What the reader accepted in this device's description but a user should hear about (print on stderr).
+    public var warnings: [RecordingWarning]
 
-    public init(description: DeviceDescription, events: EventSource, node: String? = nil, formatVersion: String? = nil)
-    {
+    public init(
+        description: DeviceDescription,
+        events: EventSource,
+        node: String? = nil,
+        formatVersion: String? = nil,
+        warnings: [RecordingWarning] = []
+    ) {
         self.description = description
         self.events = events
         self.node = node
         self.formatVersion = formatVersion
+        self.warnings = warnings
     }
 }
 
@@ -151,16 +159,26 @@ struct LibinputEventCursor: Sendable {
     var pending: [(RawEvent, Int)] = []
     var pendingIndex = 0
     var finished = false
+    /// An error found after events that must be taken first.
+    var pendingError: RecordingError?
 
     mutating func next() throws(RecordingError) -> (RawEvent, Int)? {
         while pendingIndex >= pending.count {
+            if let error = pendingError {
+                pendingError = nil
+                throw error
+            }
             guard !finished else { return nil }
             pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
-            if let line = try scanner.next() {
-                if try parser.consume(line, in: scanner.bytes, events: &pending) { continue }
-            } else {
-                try parser.finish(events: &pending)
+            do {
+                if let line = try scanner.next() {
+                    if try parser.consume(line, in: scanner.bytes, events: &pending) { continue }
+                } else {
+                    try parser.finish(events: &pending)
+                }
+            } catch {
+                pendingError = error
             }
             finished = true
         }

@@ -63,7 +63,8 @@ public enum RecordingReader {
         let device = RecordedDevice(
             description: result.description,
             events: EventSource(backend: .evemu(events)),
-            formatVersion: result.version?.text
+            formatVersion: result.version?.text,
+            warnings: result.warnings
         )
         return Recording(format: .evemu, devices: [device], fileName: fileName, warnings: result.warnings)
     }
@@ -86,7 +87,8 @@ public enum RecordingReader {
         let device = RecordedDevice(
             description: result.description,
             events: EventSource(backend: .evemu(events)),
-            formatVersion: result.version?.text
+            formatVersion: result.version?.text,
+            warnings: result.warnings
         )
         return Recording(format: .evemu, devices: [device], fileName: fileName, warnings: result.warnings)
     }

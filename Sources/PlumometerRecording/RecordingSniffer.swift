@@ -14,7 +14,10 @@ enum RecordingSniffer {
         case reject(RecordingError)
     }
 
-    /// How many bytes a verdict needs at most (beyond them, the file is taken as text).
+    /// How much of the first line is examined: a verdict needs the line, or this many bytes of it.
+    static let firstLineLength = 4096
+
+    /// How far the format is looked for (the first line that is not blank or a comment); beyond it, evemu.
     static let lookahead = 64 << 10
 
     private static let compressions: [(magic: [UInt8], name: String, command: String)] = [
@@ -52,8 +55,9 @@ enum RecordingSniffer {
                 )
             }
         }
-        let newline = bytes.firstIndex(of: UInt8(ascii: "\n"))
-        let firstLine = bytes[bytes.startIndex..<(newline ?? bytes.endIndex)]
+        let head = bytes.prefix(firstLineLength)
+        let newline = head.firstIndex(of: UInt8(ascii: "\n"))
+        let firstLine = head[head.startIndex..<(newline ?? head.endIndex)]
         if let bad = firstLine.firstIndex(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0d || $0 == 0x7f }) {
             let column = bad - bytes.startIndex + 1
             if bytes[bad] == 0 {
@@ -65,9 +69,7 @@ enum RecordingSniffer {
                     + "replays evemu recordings and libinput record YAML files"
             )
         }
-        guard newline != nil || isComplete else {
-            return bytes.count >= lookahead ? .text : .needMore
-        }
+        guard newline != nil || isComplete || head.count == firstLineLength else { return .needMore }
         if firstLine.starts(with: "P: /".utf8) { return umockdev(bytes, fileName: fileName) }
         return .text
     }

@@ -10,12 +10,21 @@ public struct StreamedDevice: Sendable {
     public var node: String?
     /// The format version the file declared: `1.3` for `# EVEMU 1.3`, `1` for `version: 1`; nil when absent.
     public var formatVersion: String?
+    /// What the reader accepted in this device's description but a user should hear about (print on stderr).
+    public var warnings: [RecordingWarning]
 
-    public init(index: Int = 0, description: DeviceDescription, node: String? = nil, formatVersion: String? = nil) {
+    public init(
+        index: Int = 0,
+        description: DeviceDescription,
+        node: String? = nil,
+        formatVersion: String? = nil,
+        warnings: [RecordingWarning] = []
+    ) {
         self.index = index
         self.description = description
         self.node = node
         self.formatVersion = formatVersion
+        self.warnings = warnings
     }
 }
 
@@ -54,6 +63,10 @@ public struct RecordingStream: Sendable {
     private var phase: Phase
     private var output: [RecordingStreamItem] = []
     private var outputIndex = 0
+    /// An error found after items that must be taken first.
+    private var pendingError: RecordingError?
+    /// The bytes held at the last look at the start of the input (while the format is not known yet).
+    private var sniffedByteCount = -1
     /// What the reader accepted but a user should hear about, in the order found (print each on stderr).
     public private(set) var warnings: [RecordingWarning] = []
     /// The format, once the first significant line has arrived.
@@ -94,7 +107,7 @@ public struct RecordingStream: Sendable {
 
     /// Whether the stream has ended: ``finish()`` was called and every item was taken, or an error was thrown.
     public var isAtEnd: Bool {
-        if case .ended = phase { return outputIndex >= output.count }
+        if case .ended = phase { return outputIndex >= output.count && pendingError == nil }
         return false
     }
 
@@ -120,6 +133,10 @@ public struct RecordingStream: Sendable {
             defer { outputIndex += 1 }
             return output[outputIndex]
         }
+        if let error = pendingError {
+            pendingError = nil
+            throw error
+        }
         output.removeAll(keepingCapacity: true)
         outputIndex = 0
         do {
@@ -128,6 +145,12 @@ public struct RecordingStream: Sendable {
             }
         } catch {
             phase = .ended
+            // What the failing line completed before its error (the end of an entry read whole) comes first.
+            guard output.isEmpty else {
+                pendingError = error
+                outputIndex = 1
+                return output[0]
+            }
             throw error
         }
         guard !output.isEmpty else { return nil }
@@ -141,6 +164,9 @@ public struct RecordingStream: Sendable {
         case .ended:
             return false
         case .sniffing(let bareEvents):
+            // Nothing new since the last look: the verdict is the same.
+            if scanner.bufferedByteCount == sniffedByteCount, !scanner.isComplete { return false }
+            sniffedByteCount = scanner.bufferedByteCount
             let pending = scanner.bytes[scanner.position...]
             switch RecordingSniffer.check(pending, isComplete: scanner.isComplete, fileName: fileName) {
             case .needMore: return false
@@ -208,7 +234,11 @@ public struct RecordingStream: Sendable {
     private mutating func announce(_ reader: inout EvemuDescriptionReader) throws(RecordingError) -> EvemuEventParser {
         let description = try reader.finish()
         warnings += reader.warnings
-        output.append(.device(StreamedDevice(description: description, formatVersion: reader.version?.text)))
+        output.append(
+            .device(
+                StreamedDevice(description: description, formatVersion: reader.version?.text, warnings: reader.warnings)
+            )
+        )
         return EvemuEventParser(fileName: fileName, description: description)
     }
 

@@ -89,7 +89,8 @@ struct LineScanner: Sendable {
             lineNumber = jump.line - 1
             jumps.removeFirst()
         }
-        let newline = bytes[Swift.max(searched, start)...].firstIndex(of: UInt8(ascii: "\n"))
+        let unsearched = Swift.max(searched, start)
+        let newline = bytes[unsearched...].firstIndex(of: UInt8(ascii: "\n"))
         let end = newline ?? bytes.count
         if end - start > maximumLineLength {
             throw RecordingError(
@@ -102,7 +103,8 @@ struct LineScanner: Sendable {
         if newline == nil, !isComplete {
             searched = bytes.count
             // A NUL in a partial line already proves binary data: hand the line over for the reader to say so.
-            guard bytes[start..<end].contains(0) else { return nil }
+            // (The bytes searched before had none, or the line would have been handed over then.)
+            guard bytes[unsearched..<end].contains(0) else { return nil }
         }
         position = newline.map { $0 + 1 } ?? end
         searched = position

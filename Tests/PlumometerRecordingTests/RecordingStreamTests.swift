@@ -310,3 +310,45 @@ struct RecordingStreamTests {
         #expect(throws: RecordingError.self) { try stream.next() }
     }
 }
+
+/// An `events` entry read whole (written inline) still delivers the events before its bad one, in both readers.
+@Test func eventsBeforeABadEventOfAWholeEntryAreDelivered() throws {
+    let text = """
+        version: 1
+        devices:
+        - evdev:
+            name: pad
+            id: [1, 2, 3, 4]
+            codes:
+              3: [58]
+            absinfo:
+              58: [0, 255, 0, 0, 0]
+          events:
+          - evdev: [[0, 1, 3, 58, 10], [0, 1, 0, 0, 0], [0, 2, 3, 58]]
+          - evdev:
+            - [0, 3, 3, 58, 12]
+
+        """
+    var source = try RecordingReader.read(text: text, fileName: "w.yml").devices[0].events
+    #expect(try source.next()?.value == 10)
+    #expect(try source.next()?.type == .syn)
+    #expect(throws: RecordingError.self) { try source.next() }
+    #expect(try source.next() == nil)
+
+    var stream = RecordingStream(fileName: "w.yml")
+    stream.feed(Array(text.utf8))
+    stream.finish()
+    var events = 0
+    var thrown: RecordingError?
+    do {
+        while let item = try stream.next() {
+            if case .event = item { events += 1 }
+        }
+    } catch {
+        thrown = error
+    }
+    #expect(events == 2)
+    #expect(thrown?.line == 11)
+    #expect(thrown?.message.contains("expected 5 numbers") == true, "\(String(describing: thrown))")
+    #expect(stream.isAtEnd)
+}

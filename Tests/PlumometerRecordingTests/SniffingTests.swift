@@ -150,6 +150,7 @@ struct EvemuAxisLineTests {
         }
         #expect(events == 4)
         #expect(stream.warnings == recording.warnings)
+        #expect(recording.devices[0].warnings == recording.warnings, "the device carries its description's warnings")
     }
 
     /// What evemu refuses stays refused: a malformed `A:` line, an axis beyond ABS_MAX, a second line for an axis.
