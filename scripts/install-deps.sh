@@ -1,7 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages plumometer needs to build (and, with --test, to run its test suite).
 # Runs apt-get as root, or through sudo when not root, for the packages dpkg says are missing.
+#
+#   scripts/install-deps.sh           the build dependencies
+#   scripts/install-deps.sh --test    and those of the test suite
+#   scripts/install-deps.sh --help    print this help and exit
 set -euo pipefail
+case "${1:-}" in
+    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    ""|--test) ;;
+    *) echo "install-deps.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+esac
 
 packages=(pkg-config libevdev-dev libinput-dev libudev-dev)
 if [[ "${1:-}" == "--test" ]]; then
