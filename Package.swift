@@ -57,6 +57,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "plumometer", dependencies: ["PlumometerCLI"], swiftSettings: strictSettings),
+        // Pictures of readings, pure: the live pad map (terminal cells) and the SVG plot of a recording.
+        .target(name: "PlumometerPictures", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
         .target(
             name: "PlumometerTestSupport",
             dependencies: ["PlumometerCore", "PlumometerRecording"],
@@ -78,6 +80,11 @@ let package = Package(
         .testTarget(
             name: "PlumometerOutputTests",
             dependencies: ["PlumometerOutput", "PlumometerCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PlumometerPicturesTests",
+            dependencies: ["PlumometerPictures", "PlumometerCore", "PlumometerTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

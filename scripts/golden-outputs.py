@@ -77,12 +77,16 @@ def run(binary, argv, scratch, directory):
 
 
 def main():
+    global TABLE
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--check", action="store_true", help="compare with the stored digests (exit 1 on a difference)")
     mode.add_argument("--update", action="store_true", help="rewrite the stored digests")
     parser.add_argument("--binary", default=str(ROOT / ".build" / "debug" / "plumometer"))
+    parser.add_argument("--table", help="the digests file (default Tests/Fixtures/Golden/outputs.tsv)")
     args = parser.parse_args()
+    if args.table:
+        TABLE = Path(args.table).resolve()
     if not os.access(args.binary, os.X_OK):
         sys.exit(f"golden-outputs: {args.binary} is not an executable; build first (swift build)")
 
@@ -108,7 +112,7 @@ def main():
             table.write("# recording\toptions\tstatus\tlines\tsha256 of stdout  (scripts/golden-outputs.py --update)\n")
             for (key, options), values in sorted(rows.items()):
                 table.write("\t".join((key, options) + tuple(values)) + "\n")
-        print(f"golden-outputs: wrote {len(rows)} rows to {TABLE.relative_to(ROOT)}")
+        print(f"golden-outputs: wrote {len(rows)} rows to {TABLE}")
         return 0
 
     expected = read_table()

@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
 # Installs the Debian packages plumometer needs to build (and, with --test, to run its test suite).
 # Runs apt-get as root, or through sudo when not root, for the packages dpkg says are missing.
+#
+#   scripts/install-deps.sh           the build dependencies
+#   scripts/install-deps.sh --test    and those of the test suite
+#   scripts/install-deps.sh --help    print this help and exit
 set -euo pipefail
+case "${1:-}" in
+    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    ""|--test) ;;
+    *) echo "install-deps.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+esac
 
 packages=(pkg-config libevdev-dev libinput-dev libudev-dev)
 if [[ "${1:-}" == "--test" ]]; then
     # umockdev emulates /dev/input/eventN for the bridge and CLI tests; evemu-tools and evtest are used to check
     # that our recordings are accepted by evemu-play and as a benchmark baseline. man-db and groff-base render
-    # the manual page; bash, zsh and fish check the completion scripts. udev brings `udevadm test` and its
-    # input_id builtin, which test udev/70-plumometer.rules (Tests/Scripts/udev_rule_test.py).
-    packages+=(umockdev libumockdev-dev python3 python3-gi gir1.2-umockdev-1.0 evemu-tools evtest)
+    # the manual page; bash, zsh and fish check the completion scripts; librsvg2-bin's rsvg-convert renders the
+    # SVG plots to PNG, so the picture tests check them with a real renderer.
+    packages+=(umockdev libumockdev-dev python3 python3-gi gir1.2-umockdev-1.0 evemu-tools evtest librsvg2-bin)
     packages+=(man-db groff-base bash zsh fish)
+    # udev brings `udevadm test` and its input_id builtin, which test udev/70-plumometer.rules.
     packages+=(udev)
 fi
 

@@ -6,9 +6,11 @@
 #
 #   --prefix DIR    install the binary as DIR/bin/plumometer (default /usr/local); the units are rewritten to it
 #   --destdir DIR   stage every file under DIR (packaging, tests); udev and systemd are then left alone
-#   --user-units    put the units in ~/.config/systemd/user instead of /etc/systemd/user
+#   --user-units    put the units in ${XDG_CONFIG_HOME:-~/.config}/systemd/user of the user (under sudo: of the
+#                   user who ran sudo, and owned by them) instead of /etc/systemd/user
 #   --binary FILE   install FILE instead of building `swift build -c release --product plumometer`
 #   --dry-run       print what would be done, change nothing
+#   -h, --help      print this help and exit
 #
 # Needs root for the default locations. Build first as yourself (scripts/plumometer, or swift build -c release
 # --product plumometer), then: sudo scripts/install.sh. Under sudo it installs that build and never builds as
@@ -22,7 +24,8 @@ binary=
 dry_run=0
 here=$(cd "$(dirname "$0")/.." && pwd)
 
-usage() { sed -n '5,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+help() { sed -n '5,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { help >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) [ $# -ge 2 ] || usage; prefix=$2; shift 2 ;;
@@ -30,7 +33,7 @@ while [ $# -gt 0 ]; do
         --user-units) user_units=1; shift ;;
         --binary) [ $# -ge 2 ] || usage; binary=$2; shift 2 ;;
         --dry-run) dry_run=1; shift ;;
-        -h|--help) usage ;;
+        -h|--help) help; exit 0 ;;
         *) echo "install.sh: unknown option '$1'" >&2; usage ;;
     esac
 done
@@ -42,10 +45,13 @@ run() {
 
 bindir="$prefix/bin"
 rulesdir=/etc/udev/rules.d
-# Under sudo, "the user" is the one who ran sudo, not root.
-user_home=$HOME
-if [ -n "${SUDO_USER:-}" ] && [ "$(id -u)" = 0 ]; then user_home=$(getent passwd "$SUDO_USER" | cut -d: -f6); fi
-if [ "$user_units" = 1 ]; then unitdir="$user_home/.config/systemd/user"; else unitdir=/etc/systemd/user; fi
+# Under sudo, "the user" is the one who ran sudo, not root (scripts/lib/user-units.sh, shared with uninstall.sh).
+. "$here/scripts/lib/user-units.sh"
+unitdir=/etc/systemd/user
+if [ "$user_units" = 1 ]; then
+    user_units_target
+    unitdir=$user_unit_dir
+fi
 
 if [ -z "$binary" ]; then
     binary="$here/.build/release/plumometer"
@@ -72,6 +78,16 @@ for unit in plumometer.service plumometer@.service; do
         chmod 0644 "$destdir$unitdir/$unit"
     fi
 done
+if [ "$user_units" = 1 ] && [ -n "$unit_user" ] && [ -z "$destdir" ]; then
+    # Written by root into the user's home: hand the units (and the directories up to ~/.config) back, or the
+    # user's own `systemctl --user enable` cannot add its links there.
+    dir=$unitdir
+    while [ "$dir" != "$unit_config" ] && [ "$dir" != / ]; do
+        run chown "$unit_user": "$dir"
+        dir=$(dirname "$dir")
+    done
+    run chown "$unit_user": "$unit_config" "$unitdir/plumometer.service" "$unitdir/plumometer@.service"
+fi
 run install -D -m 0644 "$here/docs/permissions.md" "$destdir$prefix/share/doc/plumometer/permissions.md"
 run install -D -m 0644 "$here/docs/background-service.md" "$destdir$prefix/share/doc/plumometer/background-service.md"
 

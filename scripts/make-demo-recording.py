@@ -302,7 +302,23 @@ def swift_source(text):
     )
 
 
+USAGE = """usage: scripts/make-demo-recording.py [--evemu | --check | --help]
+
+  (no option)  rewrite Sources/PlumometerDemo/DemoRecording.generated.swift from the composed session
+  --evemu      print the recording (evemu 1.3) on stdout instead
+  --check      exit 1 when the generated file is not what this script makes (nothing is written)
+  --help       print this help and exit
+"""
+
+
 def main(argv):
+    if "-h" in argv[1:] or "--help" in argv[1:]:
+        sys.stdout.write(USAGE)
+        return 0
+    unknown = [a for a in argv[1:] if a not in ("--evemu", "--check")]
+    if unknown:
+        sys.stderr.write("make-demo-recording.py: unknown option '%s'\n%s" % (unknown[0], USAGE))
+        return 2
     root = pathlib.Path(__file__).resolve().parent.parent
     target = root / "Sources" / "PlumometerDemo" / "DemoRecording.generated.swift"
     text = recording()

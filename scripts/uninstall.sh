@@ -2,6 +2,10 @@
 # Removes what scripts/install.sh installed, with the same options, and reloads udev.
 #
 #   scripts/uninstall.sh [--prefix DIR] [--destdir DIR] [--user-units] [--dry-run]
+#
+#   --user-units    remove the units from the user's ${XDG_CONFIG_HOME:-~/.config}/systemd/user (under sudo: the
+#                   user who ran sudo), where install.sh --user-units put them
+#   -h, --help      print this help and exit
 set -eu
 
 prefix=/usr/local
@@ -9,14 +13,17 @@ destdir=
 user_units=0
 dry_run=0
 
-usage() { sed -n '4p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+help() { sed -n '4,8p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { help >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) [ $# -ge 2 ] || usage; prefix=$2; shift 2 ;;
         --destdir) [ $# -ge 2 ] || usage; destdir=$2; shift 2 ;;
         --user-units) user_units=1; shift ;;
         --dry-run) dry_run=1; shift ;;
-        -h|--help) usage ;;
+        -h|--help) help; exit 0 ;;
         *) echo "uninstall.sh: unknown option '$1'" >&2; usage ;;
     esac
 done
@@ -26,7 +33,13 @@ run() {
     [ "$dry_run" = 1 ] || "$@"
 }
 
-if [ "$user_units" = 1 ]; then unitdir="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"; else unitdir=/etc/systemd/user; fi
+# The same directory as install.sh's, under sudo and without (scripts/lib/user-units.sh).
+. "$here/scripts/lib/user-units.sh"
+unitdir=/etc/systemd/user
+if [ "$user_units" = 1 ]; then
+    user_units_target
+    unitdir=$user_unit_dir
+fi
 
 if [ -z "$destdir" ] && command -v systemctl >/dev/null 2>&1; then
     echo "note: stop the units first: systemctl --user disable --now plumometer.service 'plumometer@*.service'"

@@ -9,44 +9,35 @@ import PlumometerCore
 /// but must still be well-formed YAML of the supported subset. `EV_SYN` codes in `codes` are dropped so that a
 /// device reads the same from an evemu file and from a libinput one (evemu cannot express them).
 ///
-/// Each device's `events` block is skipped at first and parsed lazily by its `EventSource`, one list item
-/// (`- evdev:` frame) at a time: a consumer gets every frame before a malformed one.
-extension RecordingReader {
-    static func readLibinputRecord(bytes: [UInt8], fileName: String) throws(RecordingError) -> Recording {
-        var parser = YAMLParser(scanner: LineScanner(bytes: bytes), fileName: fileName, deferredKeys: ["events"])
-        let document = try parser.parseDocument()
-        let reader = LibinputRecordInterpreter(fileName: fileName)
+/// The reading is split by job: ``LibinputRecordOutline`` follows the document line by line and parses
+/// everything but the `events` blocks (the skeleton) with ``YAMLParser``, this interpreter turns the parsed
+/// nodes into devices, and ``LibinputEventsParser`` reads each `events` block line by line.
+struct LibinputRecordInterpreter: Sendable {
+    let fileName: String
+
+    /// The device entries of a parsed document, after checking `version` and, unless `partial` (a document
+    /// whose later devices have not arrived yet), `ndevices`.
+    func deviceNodes(_ document: YAMLNode, partial: Bool) throws(RecordingError) -> [YAMLNode] {
         guard case .mapping = document.value else {
-            throw reader.fail(document.line, "the top level must be a mapping with 'version' and 'devices'")
+            throw fail(document.line, "the top level must be a mapping with 'version' and 'devices'")
         }
-        let versionNode = try reader.required(document, "version", in: "the top level")
-        let version = try reader.integer(versionNode, "version", bounds: 0...Int64(Int32.max))
+        let versionNode = try required(document, "version", in: "the top level")
+        let version = try integer(versionNode, "version", bounds: 0...Int64(Int32.max))
         guard version == 1 else {
-            throw reader.fail(
-                versionNode.line,
-                "libinput record file format version \(version) is not supported (only 1)"
-            )
+            throw fail(versionNode.line, "libinput record file format version \(version) is not supported (only 1)")
         }
-        let devicesNode = try reader.required(document, "devices", in: "the top level")
+        let devicesNode = try required(document, "devices", in: "the top level")
         guard case .sequence(let deviceNodes) = devicesNode.value, !deviceNodes.isEmpty else {
-            throw reader.fail(devicesNode.line, "'devices' must be a non-empty list, found \(devicesNode.kind)")
+            throw fail(devicesNode.line, "'devices' must be a non-empty list, found \(devicesNode.kind)")
         }
-        if let ndevices = document["ndevices"] {
-            let count = try reader.integer(ndevices, "ndevices", bounds: 0...Int64(Int32.max))
+        if !partial, let ndevices = document["ndevices"] {
+            let count = try integer(ndevices, "ndevices", bounds: 0...Int64(Int32.max))
             guard count == Int64(deviceNodes.count) else {
-                throw reader.fail(ndevices.line, "'ndevices' says \(count) but 'devices' lists \(deviceNodes.count)")
+                throw fail(ndevices.line, "'ndevices' says \(count) but 'devices' lists \(deviceNodes.count)")
             }
         }
-        var devices: [RecordedDevice] = []
-        for node in deviceNodes {
-            devices.append(try reader.device(node, bytes: bytes))
-        }
-        return Recording(format: .libinputRecord, devices: devices, fileName: fileName)
+        return deviceNodes
     }
-}
-
-struct LibinputRecordInterpreter {
-    let fileName: String
 
     func fail(_ line: Int?, _ message: String) -> RecordingError {
         RecordingError(file: fileName, line: line, message: message)
@@ -94,7 +85,7 @@ struct LibinputRecordInterpreter {
         return result
     }
 
-    func device(_ node: YAMLNode, bytes: [UInt8]) throws(RecordingError) -> RecordedDevice {
+    func device(_ node: YAMLNode) throws(RecordingError) -> StreamedDevice {
         guard case .mapping = node.value else {
             throw fail(
                 node.line,
@@ -202,128 +193,43 @@ struct LibinputRecordInterpreter {
             axes: axes
         )
 
-        var events = EventSource(events: [])
         if let eventsNode = node["events"] {
             switch eventsNode.value {
-            case .deferred(let start, let parentIndent):
-                events = EventSource(
-                    backend: .libinput(
-                        LibinputEventScanner(
-                            parser: YAMLParser(scanner: start, fileName: fileName),
-                            parentIndent: parentIndent,
-                            interpreter: self,
-                            validator: EventValidator(description)
-                        )
-                    )
-                )
-            case .null:
-                break
-            case .sequence(let items) where items.isEmpty:
-                break
+            case .null: break
+            case .sequence(let items) where items.isEmpty: break
             default:
                 throw fail(eventsNode.line, "'events' must be a list of event frames, found \(eventsNode.kind)")
             }
         }
-        return RecordedDevice(description: description, events: events, node: nodePath, formatVersion: "1")
-    }
-}
-
-/// Reads a device's `events` list lazily, one item (`- evdev: [...]`, `- libinput: ...`, `- hid: ...`) at a time.
-struct LibinputEventScanner: Sendable {
-    var parser: YAMLParser
-    let parentIndent: Int
-    let interpreter: LibinputRecordInterpreter
-    let validator: EventValidator
-    var itemIndent: Int?
-    var pending: [(RawEvent, Int)] = []
-    var pendingIndex = 0
-    var finished = false
-
-    init(parser: YAMLParser, parentIndent: Int, interpreter: LibinputRecordInterpreter, validator: EventValidator) {
-        self.parser = parser
-        self.parentIndent = parentIndent
-        self.interpreter = interpreter
-        self.validator = validator
+        return StreamedDevice(description: description, node: nodePath, formatVersion: "1")
     }
 
-    mutating func next() throws(RecordingError) -> (RawEvent, Int)? {
-        while pendingIndex >= pending.count {
-            guard !finished else { return nil }
-            try readItem()
-        }
-        defer { pendingIndex += 1 }
-        return pending[pendingIndex]
-    }
-
-    /// Parses the next list item into `pending`, or marks the end.
-    private mutating func readItem() throws(RecordingError) {
-        pending.removeAll(keepingCapacity: true)
-        pendingIndex = 0
-        guard let line = try parser.peek() else {
-            finished = true
-            return
-        }
-        let indent = itemIndent ?? line.indent
-        itemIndent = indent
-        // The list ends where its device's next key (or the next device) begins.
-        if line.indent < indent || line.indent <= parentIndent && !isItem(line) {
-            finished = true
-            return
-        }
-        guard line.indent == indent, isItem(line) else {
-            throw interpreter.fail(
-                line.number,
-                "'events' must be a list of '- evdev:' frames: expected a '- ' item at \(indent) spaces, "
-                    + "found '\(parser.bytes.quoted(line.content, limit: 20))' at \(line.indent)"
+    /// The event of one `[sec, usec, type, code, value]` entry of an `evdev` list, checked against the device.
+    func event(fromFrame frame: YAMLNode, validator: EventValidator) throws(RecordingError) -> RawEvent {
+        let numbers = try integers(
+            frame,
+            "an evdev event ([sec, usec, type, code, value])",
+            count: 5,
+            bounds: Int64(Int32.min)...EvemuEventParser.maxSeconds
+        )
+        let what = ["sec", "usec", "type", "code", "value"]
+        let limits: [ClosedRange<Int64>] = [
+            0...EvemuEventParser.maxSeconds, 0...999_999, 0...0xffff, 0...0xffff, NumberParser.int32Bounds,
+        ]
+        for index in 0..<5 where !limits[index].contains(numbers[index]) {
+            throw fail(
+                frame.line,
+                "the event's \(what[index]) \(numbers[index]) is outside "
+                    + "\(limits[index].lowerBound)...\(limits[index].upperBound)"
             )
         }
-        let item = try parser.parseSequence(indentOneItem: indent)
-        guard case .mapping(let entries) = item.value else {
-            throw interpreter.fail(
-                item.line,
-                "each item of 'events' must be a mapping such as 'evdev: [...]', found \(item.kind)"
-            )
-        }
-        for (key, value) in entries where key == "evdev" {
-            guard case .sequence(let frames) = value.value else {
-                throw interpreter.fail(
-                    value.line,
-                    "'evdev' must be a list of [sec, usec, type, code, value], found \(value.kind)"
-                )
-            }
-            for frame in frames {
-                let numbers = try interpreter.integers(
-                    frame,
-                    "an evdev event ([sec, usec, type, code, value])",
-                    count: 5,
-                    bounds: Int64(Int32.min)...EvemuEventScanner.maxSeconds
-                )
-                let what = ["sec", "usec", "type", "code", "value"]
-                let limits: [ClosedRange<Int64>] = [
-                    0...EvemuEventScanner.maxSeconds, 0...999_999, 0...0xffff, 0...0xffff, NumberParser.int32Bounds,
-                ]
-                for index in 0..<5 where !limits[index].contains(numbers[index]) {
-                    throw interpreter.fail(
-                        frame.line,
-                        "the event's \(what[index]) \(numbers[index]) is outside "
-                            + "\(limits[index].lowerBound)...\(limits[index].upperBound)"
-                    )
-                }
-                let event = RawEvent(
-                    time: EventTime(seconds: numbers[0], microseconds: numbers[1]),
-                    type: EventType(rawValue: UInt16(numbers[2])),
-                    code: UInt16(numbers[3]),
-                    value: Int32(numbers[4])
-                )
-                if let problem = validator.problem(with: event) { throw interpreter.fail(frame.line, problem) }
-                pending.append((event, frame.line))
-            }
-        }
-    }
-
-    private func isItem(_ line: YAMLLine) -> Bool {
-        let c = line.content
-        return parser.bytes[c.lowerBound] == UInt8(ascii: "-")
-            && (c.count == 1 || parser.bytes[c.lowerBound + 1] == UInt8(ascii: " "))
+        let event = RawEvent(
+            time: EventTime(seconds: numbers[0], microseconds: numbers[1]),
+            type: EventType(rawValue: UInt16(numbers[2])),
+            code: UInt16(numbers[3]),
+            value: Int32(numbers[4])
+        )
+        if let problem = validator.problem(with: event) { throw fail(frame.line, problem) }
+        return event
     }
 }

@@ -14,11 +14,19 @@ public struct Recording: Sendable {
     public var devices: [RecordedDevice]
     /// The name the reader was given, for messages.
     public var fileName: String
+    /// What the reader accepted but a user should hear about (print each on stderr).
+    public var warnings: [RecordingWarning]
 
-    public init(format: RecordingFormat, devices: [RecordedDevice], fileName: String = "recording") {
+    public init(
+        format: RecordingFormat,
+        devices: [RecordedDevice],
+        fileName: String = "recording",
+        warnings: [RecordingWarning] = []
+    ) {
         self.format = format
         self.devices = devices
         self.fileName = fileName
+        self.warnings = warnings
     }
 
     /// Picks one device: the only one when `selector` is nil, else by index (`0`, `1`, ...), device node
@@ -55,13 +63,21 @@ public struct RecordedDevice: Sendable {
     public var node: String?
     /// The format version the file declared: `1.3` for `# EVEMU 1.3`, `1` for `version: 1`; nil when absent.
     public var formatVersion: String?
+    /// What the reader accepted in this device's description but a user should hear about (print on stderr).
+    public var warnings: [RecordingWarning]
 
-    public init(description: DeviceDescription, events: EventSource, node: String? = nil, formatVersion: String? = nil)
-    {
+    public init(
+        description: DeviceDescription,
+        events: EventSource,
+        node: String? = nil,
+        formatVersion: String? = nil,
+        warnings: [RecordingWarning] = []
+    ) {
         self.description = description
         self.events = events
         self.node = node
         self.formatVersion = formatVersion
+        self.warnings = warnings
     }
 }
 
@@ -73,7 +89,7 @@ public struct RecordedDevice: Sendable {
 public struct EventSource: Sendable {
     enum Backend: Sendable {
         case evemu(EvemuEventScanner)
-        case libinput(LibinputEventScanner)
+        case libinput(LibinputEventCursor)
         case array([RawEvent], Int)
         case finished
     }
@@ -133,6 +149,41 @@ public struct EventSource: Sendable {
         var result: [RawEvent] = []
         while let event = try next() { result.append(event) }
         return result
+    }
+}
+
+/// Reads one device's `events` block of a complete `libinput record` text, one event at a time.
+struct LibinputEventCursor: Sendable {
+    var scanner: LineScanner
+    var parser: LibinputEventsParser
+    var pending: [(RawEvent, Int)] = []
+    var pendingIndex = 0
+    var finished = false
+    /// An error found after events that must be taken first.
+    var pendingError: RecordingError?
+
+    mutating func next() throws(RecordingError) -> (RawEvent, Int)? {
+        while pendingIndex >= pending.count {
+            if let error = pendingError {
+                pendingError = nil
+                throw error
+            }
+            guard !finished else { return nil }
+            pending.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+            do {
+                if let line = try scanner.next() {
+                    if try parser.consume(line, in: scanner.bytes, events: &pending) { continue }
+                } else {
+                    try parser.finish(events: &pending)
+                }
+            } catch {
+                pendingError = error
+            }
+            finished = true
+        }
+        defer { pendingIndex += 1 }
+        return pending[pendingIndex]
     }
 }
 

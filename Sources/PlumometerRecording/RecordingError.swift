@@ -23,3 +23,25 @@ public struct RecordingError: Error, CustomStringConvertible, Hashable, Sendable
         return "\(file): \(message)"
     }
 }
+
+/// Something a reader accepted but a user should hear about: `file:line: warning: message`.
+public struct RecordingWarning: CustomStringConvertible, Hashable, Sendable {
+    /// The file name the caller gave the reader.
+    public var file: String
+    /// The 1-based line number, or nil when the warning is not tied to one line.
+    public var line: Int?
+    /// What was accepted and how it was read, starting with a lowercase letter, without a trailing period.
+    public var message: String
+
+    public init(file: String, line: Int?, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    /// `file:line: warning: message`, or `file: warning: message` when there is no line.
+    public var description: String {
+        if let line { return "\(file):\(line): warning: \(message)" }
+        return "\(file): warning: \(message)"
+    }
+}

@@ -9,30 +9,109 @@ struct TextLine {
     var number: Int
 }
 
-/// Splits bytes into lines, one at a time.
+/// Splits bytes into lines, one at a time, from a complete text or from bytes fed as they arrive.
+///
+/// Memory stays bounded by the longest line: ``append(_:)`` first drops the lines already returned, and a line
+/// longer than ``maximumLineLength`` is an error as soon as that many bytes have arrived without a line break
+/// (a file of zeros, or one without newlines, is refused at once instead of being read whole). A partial line
+/// that already holds a NUL byte is returned early, so the reader reports binary data from its first bytes.
 struct LineScanner: Sendable {
-    let bytes: [UInt8]
+    /// The longest line a recording may hold: `libinput record`'s longest lines (a HID report descriptor) are a
+    /// few kilobytes.
+    static let defaultMaximumLineLength = 1 << 20
+
+    private(set) var bytes: [UInt8]
     private(set) var position: Int
     private(set) var lineNumber: Int
+    /// Whether every byte has arrived (true for a text given whole); until then a line needs its `\n`.
+    private(set) var isComplete: Bool
+    /// The file name for the error about an overlong line.
+    var fileName = "recording"
+    let maximumLineLength: Int
+    /// Where the search for the next `\n` resumes, so a long line fed in small pieces is searched once.
+    private var searched: Int
+    /// Line numbers that jump (a skeleton that left lines out): at byte offset `offset` the line is `line`.
+    private var jumps: [(offset: Int, line: Int)] = []
+    private var lastAppendedLine = 0
 
-    init(bytes: [UInt8], position: Int = 0, lineNumber: Int = 0) {
+    /// A scanner over a complete text.
+    init(bytes: [UInt8], position: Int = 0, lineNumber: Int = 0, maximumLineLength: Int = defaultMaximumLineLength) {
         self.bytes = bytes
         self.position = position
         self.lineNumber = lineNumber
+        self.isComplete = true
+        self.maximumLineLength = maximumLineLength
+        self.searched = position
     }
 
-    var isAtEnd: Bool { position >= bytes.count }
+    /// A scanner that is fed bytes with ``append(_:)`` and told the end with ``finish()``.
+    init(streamingWithLimit maximumLineLength: Int = defaultMaximumLineLength, fileName: String) {
+        self.init(bytes: [], maximumLineLength: maximumLineLength)
+        self.isComplete = false
+        self.fileName = fileName
+    }
 
-    /// The next line, or nil at the end. A final line without a terminator is still a line.
-    mutating func next() -> TextLine? {
+    var isAtEnd: Bool { isComplete && position >= bytes.count }
+
+    /// The bytes held but not yet returned as lines.
+    var bufferedByteCount: Int { bytes.count - position }
+
+    /// Adds bytes that arrived, after dropping the lines already returned.
+    mutating func append<C: Collection>(_ chunk: C) where C.Element == UInt8 {
+        precondition(!isComplete, "bytes appended after the end of the input")
+        if position > 0 {
+            bytes.removeFirst(position)
+            searched -= position
+            jumps = jumps.compactMap { $0.offset >= position ? ($0.offset - position, $0.line) : nil }
+            position = 0
+        }
+        bytes.append(contentsOf: chunk)
+    }
+
+    /// Adds one line (without its terminator) numbered `number`: how a skeleton of a larger text is built.
+    mutating func appendLine(_ line: ArraySlice<UInt8>, number: Int) {
+        if number != lastAppendedLine + 1 { jumps.append((bytes.count, number)) }
+        lastAppendedLine = number
+        bytes.append(contentsOf: line)
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// Marks the end of the input: a final line without a terminator is now a line.
+    mutating func finish() { isComplete = true }
+
+    /// The next line, or nil when there is none yet (more bytes are needed) or at the end.
+    ///
+    /// - Throws: `RecordingError` for a line longer than ``maximumLineLength``.
+    mutating func next() throws(RecordingError) -> TextLine? {
         guard position < bytes.count else { return nil }
         let start = position
-        let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-        position = end < bytes.count ? end + 1 : end
+        if let jump = jumps.first, jump.offset == start {
+            lineNumber = jump.line - 1
+            jumps.removeFirst()
+        }
+        let unsearched = Swift.max(searched, start)
+        let newline = bytes[unsearched...].firstIndex(of: UInt8(ascii: "\n"))
+        let end = newline ?? bytes.count
+        if end - start > maximumLineLength {
+            throw RecordingError(
+                file: fileName,
+                line: lineNumber + 1,
+                message: "a line longer than \(byteCount(maximumLineLength)) without a line break: this is not a "
+                    + "recording (binary data, or text without newlines)"
+            )
+        }
+        if newline == nil, !isComplete {
+            searched = bytes.count
+            // A NUL in a partial line already proves binary data: hand the line over for the reader to say so.
+            // (The bytes searched before had none, or the line would have been handed over then.)
+            guard bytes[unsearched..<end].contains(0) else { return nil }
+        }
+        position = newline.map { $0 + 1 } ?? end
+        searched = position
         lineNumber += 1
         var trimmed = end
         // CRLF files (edited on Windows, or mailed) read like LF files.
-        if trimmed > start, bytes[trimmed - 1] == UInt8(ascii: "\r") { trimmed -= 1 }
+        if trimmed > start, bytes[trimmed - 1] == UInt8(ascii: "\r"), newline != nil || isComplete { trimmed -= 1 }
         return TextLine(range: start..<trimmed, number: lineNumber)
     }
 }
@@ -154,4 +233,11 @@ enum NumberParser {
     }
 
     static let int32Bounds: ClosedRange<Int64> = Int64(Int32.min)...Int64(Int32.max)
+}
+
+/// `count` bytes for a message: `1 MiB`, `64 KiB`, `100 bytes`.
+func byteCount(_ count: Int) -> String {
+    if count >= 1 << 20, count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
+    if count >= 1 << 10, count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
+    return "\(count) bytes"
 }

@@ -7,15 +7,14 @@
 /// multi-line plain scalars, block scalars (`|`, `>`) and multiple documents are not used by the format and
 /// are errors. Tabs are not allowed in indentation (as in YAML itself).
 ///
-/// The parser pulls lines from a `LineScanner` on demand, so a block can be skipped without being parsed
-/// (``YAMLParser/skipBlock(deeperThan:)``): that is how a device's `events` are left for the lazy event reader.
+/// The parser pulls lines from a `LineScanner` on demand. It parses a text whole: a recording's `events` blocks,
+/// which can be endless, never reach it (``LibinputRecordOutline`` keeps them out, ``LibinputEventsParser``
+/// reads them line by line and hands it one entry at a time).
 struct YAMLNode: Sendable {
     indirect enum Value: Sendable {
         case scalar(String, quoted: Bool)
         case sequence([YAMLNode])
         case mapping([(key: String, value: YAMLNode)])
-        /// A block that was skipped; `start` is the scanner positioned at its first line.
-        case deferred(start: LineScanner, parentIndent: Int)
         case null
     }
 
@@ -27,7 +26,6 @@ struct YAMLNode: Sendable {
         case .scalar: "a scalar"
         case .sequence: "a list"
         case .mapping: "a mapping"
-        case .deferred: "a block"
         case .null: "nothing"
         }
     }
@@ -49,16 +47,13 @@ struct YAMLLine {
 struct YAMLParser {
     var scanner: LineScanner
     let fileName: String
-    /// Mapping keys whose block values are skipped and returned as `.deferred`.
-    let deferredKeys: Set<String>
-    private var peeked: (line: YAMLLine, before: LineScanner)?
+    private var peeked: YAMLLine?
 
     var bytes: [UInt8] { scanner.bytes }
 
-    init(scanner: LineScanner, fileName: String, deferredKeys: Set<String> = []) {
+    init(scanner: LineScanner, fileName: String) {
         self.scanner = scanner
         self.fileName = fileName
-        self.deferredKeys = deferredKeys
     }
 
     func fail(_ line: Int?, _ message: String) -> RecordingError {
@@ -69,34 +64,64 @@ struct YAMLParser {
 
     /// The next significant line (not blank, not only a comment), without consuming it.
     mutating func peek() throws(RecordingError) -> YAMLLine? {
-        if let peeked { return peeked.line }
+        if let peeked { return peeked }
         while true {
-            let before = scanner
-            guard let raw = scanner.next() else { return nil }
-            let range = raw.range
-            if let nul = bytes.firstNUL(in: range) {
-                throw fail(raw.number, "NUL byte at column \(nul - range.lowerBound + 1): this is not a text file")
-            }
-            var index = range.lowerBound
-            while index < range.upperBound, bytes[index] == UInt8(ascii: " ") { index += 1 }
-            if index < range.upperBound, bytes[index] == UInt8(ascii: "\t") {
-                var rest = index
-                while rest < range.upperBound, ASCII.isSpace(bytes[rest]) { rest += 1 }
-                if rest == range.upperBound || bytes[rest] == UInt8(ascii: "#") { continue }
-                throw fail(raw.number, "tab in the indentation: YAML indents with spaces only")
-            }
-            if index == range.upperBound || bytes[index] == UInt8(ascii: "#") { continue }
-            let content = index..<contentEnd(index..<range.upperBound)
-            let line = YAMLLine(number: raw.number, indent: index - range.lowerBound, content: content)
-            peeked = (line, before)
+            guard let raw = try scanner.next() else { return nil }
+            guard let line = try Self.significantLine(raw, in: bytes, fileName: fileName) else { continue }
+            peeked = line
             return line
         }
+    }
+
+    /// `raw` as a significant line, or nil when it is blank or only a comment.
+    ///
+    /// - Throws: `RecordingError` for a NUL byte or a tab in the indentation.
+    static func significantLine(
+        _ raw: TextLine,
+        in bytes: [UInt8],
+        fileName: String
+    ) throws(RecordingError) -> YAMLLine? {
+        let range = raw.range
+        if let nul = bytes.firstNUL(in: range) {
+            throw RecordingError(
+                file: fileName,
+                line: raw.number,
+                message: "NUL byte at column \(nul - range.lowerBound + 1): this is not a text file"
+            )
+        }
+        var index = range.lowerBound
+        while index < range.upperBound, bytes[index] == UInt8(ascii: " ") { index += 1 }
+        if index < range.upperBound, bytes[index] == UInt8(ascii: "\t") {
+            var rest = index
+            while rest < range.upperBound, ASCII.isSpace(bytes[rest]) { rest += 1 }
+            if rest == range.upperBound || bytes[rest] == UInt8(ascii: "#") { return nil }
+            throw RecordingError(
+                file: fileName,
+                line: raw.number,
+                message: "tab in the indentation: YAML indents with spaces only"
+            )
+        }
+        if index == range.upperBound || bytes[index] == UInt8(ascii: "#") { return nil }
+        let content = index..<contentEnd(bytes, index..<range.upperBound)
+        return YAMLLine(number: raw.number, indent: index - range.lowerBound, content: content)
+    }
+
+    /// The indentation of `raw` and whether it is a `- ` item, or nil for a blank or comment line; never throws,
+    /// for skipping a block whose lines are checked later.
+    static func outline(_ raw: TextLine, in bytes: [UInt8]) -> (indent: Int, isItem: Bool)? {
+        var index = raw.range.lowerBound
+        while index < raw.range.upperBound, ASCII.isSpace(bytes[index]) { index += 1 }
+        if index == raw.range.upperBound || bytes[index] == UInt8(ascii: "#") { return nil }
+        let item =
+            bytes[index] == UInt8(ascii: "-")
+            && (index + 1 == raw.range.upperBound || bytes[index + 1] == UInt8(ascii: " "))
+        return (index - raw.range.lowerBound, item)
     }
 
     mutating func take() { peeked = nil }
 
     /// The end of `range` without a trailing comment (a `#` after a space, outside quotes) and spaces.
-    private func contentEnd(_ range: Range<Int>) -> Int {
+    private static func contentEnd(_ bytes: [UInt8], _ range: Range<Int>) -> Int {
         var quote: UInt8?
         var end = range.upperBound
         var index = range.lowerBound
@@ -122,35 +147,14 @@ struct YAMLParser {
     }
 
     private func isSequenceItem(_ line: YAMLLine) -> Bool {
+        Self.isSequenceItem(line, in: bytes)
+    }
+
+    /// Whether `line` is a `- ` item of a block sequence.
+    static func isSequenceItem(_ line: YAMLLine, in bytes: [UInt8]) -> Bool {
         let c = line.content
         return bytes[c.lowerBound] == UInt8(ascii: "-")
             && (c.count == 1 || bytes[c.lowerBound + 1] == UInt8(ascii: " "))
-    }
-
-    /// Skips every line deeper than `indent` (and `- ` items at `indent`: a sequence may sit at its key's
-    /// indentation) without parsing them; returns the scanner positioned at the first skipped line.
-    mutating func skipBlock(deeperThan indent: Int) -> LineScanner {
-        var start = scanner
-        if let peeked {
-            start = peeked.before
-            scanner = peeked.before
-            self.peeked = nil
-        }
-        while true {
-            let before = scanner
-            guard let raw = scanner.next() else { break }
-            var index = raw.range.lowerBound
-            while index < raw.range.upperBound, ASCII.isSpace(bytes[index]) { index += 1 }
-            if index == raw.range.upperBound || bytes[index] == UInt8(ascii: "#") { continue }
-            let lineIndent = index - raw.range.lowerBound
-            let item =
-                bytes[index] == UInt8(ascii: "-")
-                && (index + 1 == raw.range.upperBound || bytes[index + 1] == UInt8(ascii: " "))
-            if lineIndent > indent || (lineIndent == indent && item) { continue }
-            scanner = before
-            break
-        }
-        return start
     }
 
     // MARK: Blocks
@@ -259,12 +263,7 @@ struct YAMLParser {
                 )
                 try expectNoDeeperLine(than: indent)
             } else if let next = try peek(), next.indent > indent || (next.indent == indent && isSequenceItem(next)) {
-                if deferredKeys.contains(key) {
-                    value = YAMLNode(
-                        value: .deferred(start: skipBlock(deeperThan: indent), parentIndent: indent),
-                        line: line.number
-                    )
-                } else if next.indent == indent {
+                if next.indent == indent {
                     value = try parseSequence(indent: indent)
                 } else {
                     value = try parseBlock(indent: next.indent)
@@ -383,176 +382,5 @@ struct YAMLParser {
             return text
         }
         return bytes.text(range)
-    }
-}
-
-/// Bracket nesting of flow text fed in pieces (brackets inside quotes do not count).
-struct BracketState {
-    var depth = 0
-    var quote: UInt8?
-    var escaped = false
-
-    mutating func scan<C: Collection>(_ text: C) where C.Element == UInt8 {
-        for byte in text {
-            if let open = quote {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\"), open == UInt8(ascii: "\"") {
-                    escaped = true
-                } else if byte == open {
-                    quote = nil
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = byte
-            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
-        }
-    }
-}
-
-/// Flow collections (`[a, b]`, `{k: v}`) and quoted scalars within one logical line.
-struct FlowParser {
-    let bytes: [UInt8]
-    var index = 0
-    let line: Int
-    let fileName: String
-
-    init(bytes: [UInt8], line: Int, fileName: String) {
-        self.bytes = bytes
-        self.line = line
-        self.fileName = fileName
-    }
-
-    func fail(_ message: String) -> RecordingError {
-        RecordingError(file: fileName, line: line, message: message)
-    }
-
-    mutating func skipSpaces() {
-        while index < bytes.count, ASCII.isSpace(bytes[index]) { index += 1 }
-    }
-
-    mutating func parseValue() throws(RecordingError) -> YAMLNode {
-        skipSpaces()
-        guard index < bytes.count else { throw fail("expected a value, found the end of the line") }
-        switch bytes[index] {
-        case UInt8(ascii: "["):
-            index += 1
-            var items: [YAMLNode] = []
-            while true {
-                skipSpaces()
-                guard index < bytes.count else { throw fail("unclosed '['") }
-                if bytes[index] == UInt8(ascii: "]") {
-                    index += 1
-                    break
-                }
-                items.append(try parseValue())
-                skipSpaces()
-                guard index < bytes.count else { throw fail("unclosed '['") }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                } else if bytes[index] != UInt8(ascii: "]") {
-                    throw fail("expected ',' or ']' in a list, found '\(bytes.quoted(index..<bytes.count, limit: 10))'")
-                }
-            }
-            return YAMLNode(value: .sequence(items), line: line)
-        case UInt8(ascii: "{"):
-            index += 1
-            var entries: [(key: String, value: YAMLNode)] = []
-            while true {
-                skipSpaces()
-                guard index < bytes.count else { throw fail("unclosed '{'") }
-                if bytes[index] == UInt8(ascii: "}") {
-                    index += 1
-                    break
-                }
-                let key = try parseScalar(inMapping: true)
-                skipSpaces()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                    throw fail("expected ':' after the key '\(key)' in a flow mapping")
-                }
-                index += 1
-                entries.append((key, try parseValue()))
-                skipSpaces()
-                guard index < bytes.count else { throw fail("unclosed '{'") }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                } else if bytes[index] != UInt8(ascii: "}") {
-                    throw fail(
-                        "expected ',' or '}' in a mapping, found '\(bytes.quoted(index..<bytes.count, limit: 10))'"
-                    )
-                }
-            }
-            return YAMLNode(value: .mapping(entries), line: line)
-        case UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ","):
-            throw fail("unexpected '\(Character(Unicode.Scalar(bytes[index])))' where a value was expected")
-        default:
-            let quoted = bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'")
-            return YAMLNode(value: .scalar(try parseScalar(inMapping: false), quoted: quoted), line: line)
-        }
-    }
-
-    /// A plain scalar ends at `,`, `]`, `}` (and at `: ` for a key); quoted scalars end at their quote.
-    mutating func parseScalar(inMapping: Bool) throws(RecordingError) -> String {
-        if bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") { return try parseQuoted() }
-        let start = index
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") { break }
-            if inMapping, byte == UInt8(ascii: ":") { break }
-            index += 1
-        }
-        var end = index
-        while end > start, ASCII.isSpace(bytes[end - 1]) { end -= 1 }
-        if end == start { throw fail("empty value in a flow collection") }
-        return bytes.text(start..<end)
-    }
-
-    mutating func parseQuoted() throws(RecordingError) -> String {
-        let quote = bytes[index]
-        index += 1
-        var result: [UInt8] = []
-        while true {
-            guard index < bytes.count else { throw fail("unclosed quoted string") }
-            let byte = bytes[index]
-            index += 1
-            if byte == quote {
-                // '' inside a single-quoted string is one quote.
-                if quote == UInt8(ascii: "'"), index < bytes.count, bytes[index] == quote {
-                    result.append(quote)
-                    index += 1
-                    continue
-                }
-                break
-            }
-            if quote == UInt8(ascii: "\""), byte == UInt8(ascii: "\\") {
-                guard index < bytes.count else { throw fail("unclosed quoted string") }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "n"): result.append(0x0a)
-                case UInt8(ascii: "t"): result.append(0x09)
-                case UInt8(ascii: "r"): result.append(0x0d)
-                case UInt8(ascii: "0"): result.append(0x00)
-                case UInt8(ascii: "\\"), UInt8(ascii: "\""), UInt8(ascii: "/"), UInt8(ascii: " "): result.append(escape)
-                case UInt8(ascii: "x"), UInt8(ascii: "u"):
-                    let digits = escape == UInt8(ascii: "x") ? 2 : 4
-                    guard index + digits <= bytes.count,
-                        let value = NumberParser.hex(bytes, index..<(index + digits), maxDigits: digits),
-                        let scalar = Unicode.Scalar(value)
-                    else { throw fail("bad '\\\(Character(Unicode.Scalar(escape)))' escape in a quoted string") }
-                    index += digits
-                    result.append(contentsOf: Array(String(Character(scalar)).utf8))
-                default:
-                    throw fail("unknown escape '\\\(Character(Unicode.Scalar(escape)))' in a quoted string")
-                }
-                continue
-            }
-            result.append(byte)
-        }
-        return String(decoding: result, as: UTF8.self)
     }
 }

@@ -36,11 +36,20 @@ import Testing
 
     @Test func aPoorFitIsRefusedWithTheReason() throws {
         let result = try CLI.run(
-            ["calibrate", "--replay", twoPlums, "--point", "0:0", "--point", "100:50", "--point", "200:5", "--no-save"]
+            [
+                "calibrate", "--replay", twoPlums, "--point", "0:0", "--point", "100:1", "--point", "200:2", "--point",
+                "250:40", "--no-save",
+            ]
         )
         #expect(result.status == 1)
         #expect(result.stderr.contains("refused"))
-        #expect(result.stderr.contains("R"))
+        #expect(result.stderr.contains("straight line"))
+        // A heavier reference reading lighter is named as such, with both readings.
+        let inverted = try CLI.run(
+            ["calibrate", "--replay", twoPlums, "--point", "0:0", "--point", "100:50", "--point", "200:5", "--no-save"]
+        )
+        #expect(inverted.status == 1)
+        #expect(inverted.stderr.contains("heavier reference reads lighter: point 2 (50.000 g) read pressure 100.0"))
     }
 
     @Test func fewerThanTwoDistinctPointsAreRefused() throws {

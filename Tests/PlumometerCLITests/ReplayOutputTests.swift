@@ -51,10 +51,12 @@ import Testing
         #expect(second[1].number("share") == 0.3333)
         #expect(second[1].int("rank") == 2 && second[1].bool("heaviest") == false)
 
-        // Contact 11 rises from 50 to 200 while contact 10 is at 120: a clear lead moves the heaviest mark.
+        // Contact 11 rises from 50 to 200 while contact 10 is at 120: it ranks first at once, but the heaviest mark
+        // moves only on a lead kept for 0.1 s of kernel time (docs/quantities.md), and contact 11 lifts 10 ms later.
         let fourth = frames[frames.startIndex + 3].objects("contacts")
-        #expect(fourth.first { $0.int("id") == 11 }?.bool("heaviest") == true)
-        #expect(fourth.first { $0.int("id") == 10 }?.bool("heaviest") == false)
+        #expect(fourth.first { $0.int("id") == 11 }?.int("rank") == 1)
+        #expect(fourth.first { $0.int("id") == 11 }?.bool("heaviest") == false)
+        #expect(fourth.first { $0.int("id") == 10 }?.bool("heaviest") == true)
 
         // Contact 11 lifts; then the surface clears: an empty list, not a missing frame.
         #expect(frames[frames.startIndex + 4].objects("contacts").map { $0.int("id") } == [10])
@@ -106,7 +108,14 @@ import Testing
         let contacts = records.dropFirst().flatMap { $0.objects("contacts") }
         #expect(!contacts.isEmpty)
         for contact in contacts {
-            #expect(contact.number("grams") == contact.number("pressure"), "resolution 1: one unit per gram")
+            let grams = try #require(contact.number("grams"))
+            let pressure = try #require(contact.number("pressure"))
+            if contact.bool("stable") == true {
+                // A stable contact reports its settled value: the mean since it came to rest, within 2 g.
+                #expect(abs(grams - pressure) <= 2, "settled \(grams) g for raw \(pressure)")
+            } else {
+                #expect(grams == pressure, "resolution 1: one unit per gram")
+            }
         }
         // The object rests at 419..421 for over a second: it must be reported stable before it lifts.
         #expect(contacts.contains { $0.bool("stable") == true && $0.int("pressure") == 420 })

@@ -10,9 +10,13 @@ func point(_ pressure: Double, _ grams: Double) -> CalibrationPoint {
 }
 
 /// Fits and returns the error, or nil when the fit succeeded.
-func refusal(_ points: [CalibrationPoint], minimumRSquared: Double = 0.97) -> CalibrationError? {
+func refusal(
+    _ points: [CalibrationPoint],
+    minimumRSquared: Double = 0.97,
+    range: AxisInfo = padRange
+) -> CalibrationError? {
     do {
-        _ = try Calibration.fit(points: points, device: pad, pressureRange: padRange, minimumRSquared: minimumRSquared)
+        _ = try Calibration.fit(points: points, device: pad, pressureRange: range, minimumRSquared: minimumRSquared)
         return nil
     } catch {
         return error
@@ -46,6 +50,37 @@ struct CalibrationTests {
         #expect(calibration.slope == 0.5)
         #expect(calibration.intercept == -5)
         #expect(calibration.rSquared == 1)
+        #expect(calibration.grade == .unchecked, "two distinct pressures: linearity cannot be judged")
+    }
+
+    @Test("two points are graded unchecked, three or more distinct pressures are judged by R²")
+    func uncheckedGrade() throws {
+        let two = try Calibration.fit(points: [point(0, 0), point(100, 20)], device: pad, pressureRange: padRange)
+        #expect(two.rSquared == 1)
+        #expect(two.grade == .unchecked)
+        let three = try Calibration.fit(
+            points: [point(0, 0), point(100, 20), point(200, 40)],
+            device: pad,
+            pressureRange: padRange
+        )
+        #expect(three.grade == .good)
+        #expect(CalibrationGrade(rSquared: 1, distinctPressures: 2) == .unchecked)
+        #expect(CalibrationGrade(rSquared: 0.98, distinctPressures: 3) == .acceptable)
+        #expect(CalibrationGrade.unchecked.rawValue == "unchecked")
+    }
+
+    @Test("a fit whose full scale would mean more than 20 kg is refused, naming the mass")
+    func absurdFullScale() throws {
+        // 5.67 g per unit on a 6000-unit pad: a quarter at 1 unit means 34 kg at full scale.
+        let range = AxisInfo(minimum: 0, maximum: 6000)
+        let error = refusal([point(0, 0), point(1, 5.67)], range: range)
+        #expect(error == .implausibleFullScale(grams: 5.67 * 6000, pressure: 6000))
+        #expect(error?.description.contains("34.02 kg") == true)
+        #expect(error?.description.contains("20.00 kg") == true)
+        let tonnes = CalibrationError.implausibleFullScale(grams: 5_670_000, pressure: 6000).description
+        #expect(tonnes.contains("5.67 t"))
+        // 20 kg exactly is still allowed.
+        #expect(refusal([point(0, 0), point(6000, 20_000)], range: range) == nil)
     }
 
     @Test("noisy points: residuals are known mass minus the line, and R² matches its definition")
@@ -106,7 +141,21 @@ struct CalibrationTests {
         #expect(refusal([point(10, 0), point(.nan, 5)]) == .notANumber(point: 2))
         #expect(refusal([point(10, 0), point(20, .infinity)]) == .notANumber(point: 2))
         #expect(refusal([point(10, 0), point(20, -3)]) == .negativeMass(point: 2, grams: -3))
-        #expect(refusal([point(10, 10), point(20, 0)]) == .heavierReadsLighter(slope: -1))
+        #expect(
+            refusal([point(10, 10), point(20, 0)])
+                == .heavierReadsLighter(heavier: 1, heavierPoint: point(10, 10), lighter: 2, lighterPoint: point(20, 0))
+        )
+        // One inverted pair among good points is named, though the line's slope is positive.
+        let inverted = [point(0, 0), point(60, 5.67), point(55, 11.34), point(180, 17.01)]
+        #expect(
+            refusal(inverted)
+                == .heavierReadsLighter(
+                    heavier: 3,
+                    heavierPoint: point(55, 11.34),
+                    lighter: 2,
+                    lighterPoint: point(60, 5.67)
+                )
+        )
         // Far from a line, refused at the default minimum of 0.97.
         guard case .poorFit(let rSquared, 0.97, _) = refusal([point(0, 0), point(10, 1), point(20, 2), point(30, 12)])
         else {
@@ -116,12 +165,15 @@ struct CalibrationTests {
         #expect(rSquared < 0.97 && rSquared > 0)
         let messages = [
             CalibrationError.tooFewPoints(count: 1), .samePressure(pressure: 10), .sameMass(grams: 5),
-            .heavierReadsLighter(slope: -1), .notANumber(point: 2), .negativeMass(point: 2, grams: -3),
+            .heavierReadsLighter(heavier: 3, heavierPoint: point(55, 11.34), lighter: 2, lighterPoint: point(60, 5.67)),
+            .notANumber(point: 2), .negativeMass(point: 2, grams: -3), .implausibleSlope(slope: -1e300),
         ].map(\.description)
         #expect(messages[0].contains("at least two points"))
         #expect(messages[1].contains("same pressure (10.0)"))
         #expect(messages[2].contains("same mass (5.000 g)"))
-        #expect(messages[3].contains("lower pressure"))
+        #expect(messages[3].contains("heavier reference reads lighter"))
+        #expect(messages[3].contains("point 3 (11.340 g) read pressure 55.0, lower than point 2 (5.670 g) at 60.0"))
+        #expect(messages[6].contains("-1e+300 grams per unit"))
         #expect(messages[4].contains("point 2"))
         #expect(messages[5].contains("-3.000 g"))
         #expect(messages.allSatisfy { $0.hasSuffix(".") && !$0.contains("nan") })
@@ -166,6 +218,32 @@ struct CalibrationTests {
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("\"grade\":\"good\""))
         #expect(text.contains("\"rSquared\""))
+    }
+
+    @Test(
+        "a profile whose slope is not finite and positive, or whose full scale is absurd, is refused on decoding",
+        arguments: ["-1e300", "0", "-0.5", "1e300", "100"]
+    )
+    func damagedProfileRefused(slope: String) throws {
+        let calibration = try Calibration.fit(
+            points: [point(10, 0), point(110, 50)],
+            device: pad,
+            pressureRange: padRange
+        )
+        let text = String(decoding: try JSONEncoder().encode(calibration), as: UTF8.self)
+        let damaged = text.replacingOccurrences(of: "\"slope\":0.5", with: "\"slope\":" + slope)
+        #expect(damaged != text)
+        do {
+            _ = try JSONDecoder().decode(Calibration.self, from: Data(damaged.utf8))
+            Issue.record("slope \(slope) was accepted")
+        } catch DecodingError.dataCorrupted(let context) {
+            // 100 g per unit is finite and positive, but full scale (255 units) would be 25.5 kg.
+            #expect(context.debugDescription.contains("slope") || context.debugDescription.contains("full scale"))
+        }
+        var stored = calibration
+        stored.slope = Double(slope)!
+        #expect(throws: CalibrationError.self) { try stored.validate() }
+        try calibration.validate()
     }
 
     @Test("a tracker with a calibration reports grams from it, winning over the resolution; tare subtracts")

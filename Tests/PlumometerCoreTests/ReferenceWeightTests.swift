@@ -109,3 +109,32 @@ struct ReferenceWeightTests {
         }
     }
 }
+
+@Suite("Reference weights: ounces, carats and the decimal comma")
+struct ReferenceWeightUnitTests {
+    @Test("ounces and carats are read, alone, with counts and in sums")
+    func ouncesAndCarats() throws {
+        #expect(try ReferenceWeight.parseMass("1oz") == 28.349_523_125)
+        #expect(try ReferenceWeight.parseMass("0.2 oz") == 0.2 * 28.349_523_125)
+        #expect(try ReferenceWeight.parseMass("2 ounces") == 2 * 28.349_523_125)
+        #expect(try ReferenceWeight.parseMass("25ct") == 5)
+        #expect(try ReferenceWeight.parseMass("1 carat") == 0.2)
+        #expect(try ReferenceWeight.parseMass("2x 10ct + 1g") == 5)
+    }
+
+    @Test("a decimal comma is refused with 'use a dot'", arguments: ["5,67", "5,67g", "0,5 kg", "us-quarter + 1,5g"])
+    func decimalComma(text: String) throws {
+        do {
+            _ = try ReferenceWeight.parseMass(text)
+            Issue.record("\(text) was accepted")
+        } catch {
+            guard case .decimalComma = error else {
+                Issue.record("expected decimalComma, got \(error)")
+                return
+            }
+            #expect(error.description.contains("use a dot"))
+            #expect(error.description.contains("."))
+        }
+        #expect(ReferenceWeightError.decimalComma("5,67g").description.contains("\"5.67g\""))
+    }
+}

@@ -55,8 +55,10 @@ struct TrackingContactTests {
         #expect(returned.force == 0.3)
         #expect(returned.stable == false)
         #expect(tracker.lastChanges.began == [1])
-        // It began after contact 2, so it does not win a tie-break on begin order; it wins on force.
-        #expect(reading.heaviest?.id == 1)
+        // It began after contact 2, so it does not win a tie-break on begin order; it wins on force, once its lead
+        // has lasted the hold time.
+        #expect(reading.heaviest?.id == 2)
+        #expect(tracker.tick(now: at(0.9))?.heaviest?.id == 1)
     }
 
     @Test("a repeated id within one frame: the first sample wins")

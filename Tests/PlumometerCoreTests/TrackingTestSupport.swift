@@ -31,3 +31,14 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// A frame at `seconds` with `(id, pressure, x, y)` contacts; nil positions model a device without positions.
+func placed(_ seconds: Double, _ contacts: [(Int, Int32, Int32?, Int32?)]) -> ContactFrame {
+    ContactFrame(
+        time: EventTime.zero.adding(seconds: seconds),
+        contacts: contacts.map { ContactSample(id: $0.0, slot: $0.0 % 10, x: $0.2, y: $0.3, pressure: $0.1) }
+    )
+}
+
+/// A 0...6000 pressure axis at 1 unit per gram (Apple Silicon trackpads under Asahi).
+let gramsRange = AxisInfo(minimum: 0, maximum: 6000, resolution: 1)

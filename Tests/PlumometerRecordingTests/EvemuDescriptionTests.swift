@@ -140,11 +140,6 @@ struct EvemuDescriptionTests {
         expectError("'B:' line before the 'I:'", line: 2, reading: "N: a\nB: 00 0b 00 00 00 00 00 00 00\n")
         expectError("a second 'N:' line", line: 3, reading: "N: a\nI: 0 0 0 0\nN: b\n")
         expectError(
-            "'A:' line for axis 3a (ABS_MT_PRESSURE), but the 'B: 03' lines do not declare that axis",
-            line: 4,
-            reading: "N: a\nI: 0 0 0 0\nB: 03 00 00 00 00 00 00 00 00\nA: 3a 0 255 0 0 0\n"
-        )
-        expectError(
             "declare axis 18 (ABS_PRESSURE) but no 'A:' line",
             line: nil,
             reading: "N: a\nI: 0 0 0 0\nB: 03 00 00 00 01 00 00 00 00\n"

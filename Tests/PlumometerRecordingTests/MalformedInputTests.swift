@@ -13,7 +13,7 @@ struct MalformedInputTests {
             11, "expected 6 numbers after 'A:' (code, min, max, fuzz, flat, resolution; evemu format 1.3), found 3"
         ),
         "truncated-event.evemu": (14, "expected 4 fields after 'E:' (sec.usec type code value), found 1"),
-        "binary-junk.evemu": (1, "NUL byte at column 8: this is not a text file"),
+        "binary-junk.evemu": (1, "binary data (byte 0x7f at column 1): this is not a text file"),
         "nul-bytes.evemu": (1, "NUL byte at column 7"),
         "int32-overflow.evemu": (11, "the maximum of axis 39 (4294967296) does not fit in a 32-bit signed integer"),
         "int32-overflow-event.evemu": (12, "event value 2147483648 does not fit in a 32-bit signed integer"),
@@ -60,6 +60,29 @@ struct MalformedInputTests {
         }
     }
 
+    /// The stream, fed a line at a time, stops at the same line with the same message as the whole reader.
+    @Test(arguments: expectations.keys.sorted())
+    func theStreamGivesTheSameError(file: String) throws {
+        let (line, fragment) = try #require(Self.expectations[file])
+        let bytes = [UInt8](try Data(contentsOf: Self.directory.appendingPathComponent(file)))
+        var stream = RecordingStream(fileName: file)
+        var thrown: RecordingError?
+        do {
+            for piece in bytes.isEmpty
+                ? [] : bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            {
+                stream.feed(piece + [UInt8(ascii: "\n")])
+                while try stream.next() != nil {}
+            }
+            stream.finish()
+            while try stream.next() != nil {}
+        } catch {
+            thrown = error
+        }
+        #expect(thrown?.line == line, "\(String(describing: thrown))")
+        #expect(thrown?.message.contains(fragment) == true, "\(String(describing: thrown))")
+    }
+
     @Test func everyCorpusFileHasAnExpectation() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path)
         let untested = Set(files).subtracting(Self.expectations.keys).subtracting(["crlf.evemu"])
@@ -76,6 +99,11 @@ struct MalformedInputTests {
         #expect(crlf.devices[0].description == lf.devices[0].description)
         #expect(try allEvents(crlf) == allEvents(lf))
         #expect(try allEvents(crlf).count == 2)
+        var buffered = 0
+        for chunk in [1, 2, 3, 5] {
+            let streamed = try stream([UInt8](data), fileName: "f", chunk: chunk, maxBuffered: &buffered)
+            #expect(streamed == (try whole([UInt8](data), fileName: "f")))
+        }
     }
 
     /// Events of a consumer before the bad line are all delivered; the error comes after them.

@@ -18,15 +18,23 @@ public enum CalibrationGrade: String, Codable, Sendable, Hashable {
     /// R² below ``goodRSquared`` but at or above the threshold the fit was asked for (by default
     /// ``acceptableRSquared``): usable, but readings between and beyond the points are less certain.
     case acceptable
+    /// Fewer than three distinct pressures: a line always passes through two points exactly, so R² is 1 and says
+    /// nothing about how straight the response is. Usable, but add a third weight to check it.
+    case unchecked
 
     /// The R² from which a fit is graded good.
     public static let goodRSquared = 0.985
     /// The default smallest R² a fit may have at all.
     public static let acceptableRSquared = 0.97
 
-    /// The grade of a fit that was not refused.
+    /// The grade of a fit that was not refused, with enough distinct points to judge it.
     public init(rSquared: Double) {
         self = rSquared >= Self.goodRSquared ? .good : .acceptable
+    }
+
+    /// The grade of a fit to points with `distinctPressures` different pressures: unchecked below three.
+    public init(rSquared: Double, distinctPressures: Int) {
+        self = distinctPressures < 3 ? .unchecked : Self(rSquared: rSquared)
     }
 }
 
@@ -35,8 +43,13 @@ public enum CalibrationGrade: String, Codable, Sendable, Hashable {
 /// Most pads declare no pressure resolution, so their pressure is in arbitrary units; a calibration made with a few
 /// known masses (an empty reading and some coins) turns it into grams. It is tied to the device's identity and
 /// pressure range so that a stored calibration is refused on another device, whose units mean something else.
-/// Two points always fit a line perfectly; three or more are needed to see how straight the response really is.
+/// Two points always fit a line perfectly (graded ``CalibrationGrade/unchecked``); three or more are needed to see how
+/// straight the response really is.
 public struct Calibration: Codable, Sendable, Hashable {
+    /// The heaviest load any touch device could bear: a fit (or a profile) whose full scale means more is refused,
+    /// because its points cannot be right (a raw pressure from another device, grams typed as kilograms...).
+    public static let maximumFullScaleGrams = 20_000.0
+
     /// The device the points were taken on.
     public var device: DeviceIdentity
     /// The pressure axis' range when the points were taken.
@@ -94,9 +107,10 @@ public struct Calibration: Codable, Sendable, Hashable {
         guard gramsSpread > 0, Set(points.map(\.grams)).count >= 2 else {
             throw .sameMass(grams: points[0].grams)
         }
+        try checkOrder(points)
         let slope = covariance / pressureSpread
-        guard slope > 0, slope.isFinite else { throw .heavierReadsLighter(slope: slope) }
         let intercept = meanGrams - slope * meanPressure
+        try checkPlausible(slope: slope, intercept: intercept, pressureRange: pressureRange)
         let residuals = points.map { $0.grams - (slope * $0.pressure + intercept) }
         let residualSquares = residuals.reduce(0) { $0 + $1 * $1 }
         let rSquared = Swift.min(1, Swift.max(0, 1 - residualSquares / gramsSpread))
@@ -111,8 +125,42 @@ public struct Calibration: Codable, Sendable, Hashable {
             rSquared: rSquared,
             points: points,
             residuals: residuals,
-            grade: CalibrationGrade(rSquared: rSquared)
+            grade: CalibrationGrade(rSquared: rSquared, distinctPressures: Set(points.map(\.pressure)).count)
         )
+    }
+
+    /// Checks that a stored calibration (a profile) can be used: a finite, positive slope, a finite intercept, and
+    /// a full scale of at most ``maximumFullScaleGrams``. Decoding runs it, so a damaged profile is never applied.
+    /// - Throws: ``CalibrationError/implausibleSlope(slope:)`` or ``CalibrationError/implausibleFullScale(grams:pressure:)``.
+    public func validate() throws(CalibrationError) {
+        try Self.checkPlausible(slope: slope, intercept: intercept, pressureRange: pressureRange)
+    }
+
+    /// The keys of a profile's JSON.
+    enum CodingKeys: String, CodingKey {
+        case device, pressureRange, slope, intercept, rSquared, points, residuals, grade
+    }
+
+    /// Decodes a profile and refuses one that ``validate()`` refuses (`DecodingError.dataCorrupted` with the reason).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            device: try container.decode(DeviceIdentity.self, forKey: .device),
+            pressureRange: try container.decode(AxisInfo.self, forKey: .pressureRange),
+            slope: try container.decode(Double.self, forKey: .slope),
+            intercept: try container.decode(Double.self, forKey: .intercept),
+            rSquared: try container.decode(Double.self, forKey: .rSquared),
+            points: try container.decode([CalibrationPoint].self, forKey: .points),
+            residuals: try container.decode([Double].self, forKey: .residuals),
+            grade: try container.decode(CalibrationGrade.self, forKey: .grade)
+        )
+        do {
+            try validate()
+        } catch {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: [CodingKeys.slope], debugDescription: error.description)
+            )
+        }
     }
 
     /// Creates a calibration from stored values (use ``fit(points:device:pressureRange:minimumRSquared:)`` to make
@@ -164,6 +212,35 @@ public struct Calibration: Codable, Sendable, Hashable {
         else { throw .otherPressureRange(calibrated: self.pressureRange, found: pressureRange) }
     }
 
+    /// Refuses points where a heavier mass read a lower pressure than a lighter one, naming the first such pair.
+    private static func checkOrder(_ points: [CalibrationPoint]) throws(CalibrationError) {
+        for heavier in points.indices {
+            for lighter in points.indices where points[lighter].grams < points[heavier].grams {
+                guard points[heavier].pressure < points[lighter].pressure else { continue }
+                throw .heavierReadsLighter(
+                    heavier: heavier + 1,
+                    heavierPoint: points[heavier],
+                    lighter: lighter + 1,
+                    lighterPoint: points[lighter]
+                )
+            }
+        }
+    }
+
+    /// Refuses a line that cannot describe a touch device: a slope that is not finite and positive, or a full
+    /// scale beyond ``maximumFullScaleGrams``.
+    private static func checkPlausible(
+        slope: Double,
+        intercept: Double,
+        pressureRange: AxisInfo
+    ) throws(CalibrationError) {
+        guard slope.isFinite, slope > 0, intercept.isFinite else { throw .implausibleSlope(slope: slope) }
+        let fullScale = slope * Double(pressureRange.maximum) + intercept
+        guard fullScale.isFinite, fullScale <= maximumFullScaleGrams else {
+            throw .implausibleFullScale(grams: fullScale, pressure: pressureRange.maximum)
+        }
+    }
+
     /// The 1-based index of the point with the largest residual.
     private static func worst(_ residuals: [Double]) -> Int {
         var worst = 0
@@ -171,59 +248,5 @@ public struct Calibration: Codable, Sendable, Hashable {
             worst = index
         }
         return worst + 1
-    }
-}
-
-/// Why a calibration was refused.
-public enum CalibrationError: Error, CustomStringConvertible, Sendable, Hashable {
-    /// Fewer than two points.
-    case tooFewPoints(count: Int)
-    /// A point (1-based) has a pressure or mass that is not a finite number.
-    case notANumber(point: Int)
-    /// A point (1-based) has a negative mass.
-    case negativeMass(point: Int, grams: Double)
-    /// Every point read the same pressure: the pad did not respond to the weights.
-    case samePressure(pressure: Double)
-    /// Every point has the same mass, so there is nothing to fit.
-    case sameMass(grams: Double)
-    /// The fitted line says heavier masses read lower pressure (slope zero or negative).
-    case heavierReadsLighter(slope: Double)
-    /// The points are too far from a straight line.
-    case poorFit(rSquared: Double, minimum: Double, worstPoint: Int)
-    /// The calibration was made on another device.
-    case otherDevice(calibrated: DeviceIdentity, found: DeviceIdentity)
-    /// The device's pressure range differs from the one the calibration was made with.
-    case otherPressureRange(calibrated: AxisInfo, found: AxisInfo)
-
-    public var description: String {
-        switch self {
-        case .tooFewPoints(let count):
-            return "A calibration needs at least two points (an empty reading and one known weight); got \(count)."
-        case .notANumber(let point):
-            return "Calibration point \(point) has a pressure or mass that is not a number."
-        case .negativeMass(let point, let grams):
-            return "Calibration point \(point) has a negative mass (\(DecimalText.fixed(grams, digits: 3)) g); "
-                + "masses are 0 for the empty pad or the weight of the objects."
-        case .samePressure(let pressure):
-            return "Every calibration point read the same pressure (\(DecimalText.fixed(pressure, digits: 1))), "
-                + "so the pad did not respond to the weights; use heavier objects or check that they make contact."
-        case .sameMass(let grams):
-            return "Every calibration point has the same mass (\(DecimalText.fixed(grams, digits: 3)) g); "
-                + "add a point with a different weight, for example the empty pad."
-        case .heavierReadsLighter:
-            return "Heavier calibration weights read lower pressure than lighter ones; check that each mass was "
-                + "entered for the right reading and that the objects rested in the same place."
-        case .poorFit(let rSquared, let minimum, let worstPoint):
-            return "The calibration points do not lie on a straight line (R² \(DecimalText.fixed(rSquared, digits: 3))"
-                + ", below \(DecimalText.fixed(minimum, digits: 3))); point \(worstPoint) is furthest off. "
-                + "Repeat it with the weight resting still in the middle of the pad."
-        case .otherDevice(let calibrated, let found):
-            return "This calibration was made on \"\(calibrated.name)\" (\(calibrated.idString)), not on "
-                + "\"\(found.name)\" (\(found.idString)); calibrate this device instead."
-        case .otherPressureRange(let calibrated, let found):
-            return "This calibration was made for pressures \(calibrated.minimum)...\(calibrated.maximum) "
-                + "(resolution \(calibrated.resolution)), but the device now reports \(found.minimum)..."
-                + "\(found.maximum) (resolution \(found.resolution)); calibrate it again."
-        }
     }
 }

@@ -128,8 +128,14 @@ public struct ReferenceWeight: Sendable, Hashable {
         return nil
     }
 
-    /// Parses a mass: grams ("10", "10g", "5.67 g", "0.5kg", "250mg"), a reference weight ("us-quarter"), either
-    /// with a count ("2x 5.67g", "3x 1-euro", "3 x us-cent"), or several of these joined by "+".
+    /// Grams in one avoirdupois ounce (exact, by the international yard and pound agreement of 1959).
+    public static let gramsPerOunce = 28.349_523_125
+    /// Grams in one metric carat (exact, by definition).
+    public static let gramsPerCarat = 0.2
+
+    /// Parses a mass: grams ("10", "10g", "5.67 g", "0.5kg", "250mg"), ounces ("0.2oz") or carats ("25ct"), a
+    /// reference weight ("us-quarter"), either with a count ("2x 5.67g", "3x 1-euro", "3 x us-cent"), or several of
+    /// these joined by "+". Decimals are written with a dot: "5,67" is refused with a note saying so.
     ///
     /// - Returns: the total in grams.
     /// - Throws: ``ReferenceWeightError`` saying what could not be read; an unknown name comes with the closest
@@ -188,6 +194,11 @@ public struct ReferenceWeight: Sendable, Hashable {
 
     /// One item: a number of grams with an optional unit, or a reference weight's name.
     private static func parseItem(_ item: Substring) throws(ReferenceWeightError) -> Double {
+        if let comma = item.firstIndex(of: ","), comma > item.startIndex, item.index(after: comma) < item.endIndex,
+            item[item.index(before: comma)].isNumber, item[item.index(after: comma)].isNumber
+        {
+            throw .decimalComma(String(item))
+        }
         let numberPart = item.prefix { ($0.isASCII && $0.isNumber) || $0 == "." }
         let digitCount = numberPart.filter { $0 != "." }.count
         if digitCount > 0, numberPart.filter({ $0 == "." }).count <= 1, let number = Double(String(numberPart)) {
@@ -196,6 +207,8 @@ public struct ReferenceWeight: Sendable, Hashable {
             case "", "g", "gram", "grams": return number
             case "kg": return number * 1000
             case "mg": return number / 1000
+            case "oz", "ounce", "ounces": return number * gramsPerOunce
+            case "ct", "carat", "carats": return number * gramsPerCarat
             default: break  // "1-euro", "50p", "100-yen": a name that starts with digits.
             }
         }
@@ -243,11 +256,14 @@ public enum ReferenceWeightError: Error, CustomStringConvertible, Sendable, Hash
     case invalidCount(String)
     /// Neither a number of grams nor a known reference weight.
     case unknownName(String, suggestions: [String])
+    /// A number written with a decimal comma ("5,67").
+    case decimalComma(String)
 
     public var description: String {
         switch self {
         case .empty:
-            return "No mass given; write grams such as \"10g\" or a coin such as \"us-quarter\"."
+            return
+                "No mass given; write grams such as \"10g\" (or \"0.2oz\", \"25ct\") or a coin such as \"us-quarter\"."
         case .missingMass(let text):
             return "\"\(text)\" is missing a mass; write for example \"2x 5.67g\" or \"3x 1-euro\"."
         case .invalidCount(let text):
@@ -257,6 +273,9 @@ public enum ReferenceWeightError: Error, CustomStringConvertible, Sendable, Hash
                 suggestions.isEmpty
                 ? "" : " Did you mean " + suggestions.map { "\"\($0)\"" }.joined(separator: ", ") + "?"
             return "\"\(text)\" is neither grams (like \"10g\") nor a known coin.\(hint)"
+        case .decimalComma(let text):
+            let dotted = String(text.map { $0 == "," ? "." : $0 })
+            return "\"\(text)\" has a decimal comma; use a dot: \"\(dotted)\"."
         }
     }
 }

@@ -10,7 +10,9 @@ public struct ContactReading: Hashable, Sendable {
     public var y: Int32?
     /// The raw pressure the device reported (before smoothing and tare), in device units.
     public var pressure: Int32
-    /// `clamp((pressure - min) / (max - min), 0, 1)` after smoothing and tare are applied to the pressure.
+    /// `clamp((pressure - min) / (max - min), 0, 1)` after smoothing and tare are applied to the pressure; while the
+    /// contact is stable, the pressure is its settled value (the mean since it came to rest), so a resting object
+    /// reads steady.
     public var force: Double
     /// `force * 100`.
     public var percent: Double
@@ -20,7 +22,8 @@ public struct ContactReading: Hashable, Sendable {
     public var share: Double
     /// 1 for the heaviest, 2 for the next, and so on.
     public var rank: Int
-    /// Whether this contact carries the heaviest mark (with hysteresis, so not always rank 1 in a near-tie).
+    /// Whether this contact carries the heaviest mark (it moves on a clear lead kept for a moment, so not always
+    /// rank 1 in a near-tie).
     public var heaviest: Bool
     /// Whether the value stayed within the stability tolerance for the stability window.
     public var stable: Bool
@@ -28,6 +31,8 @@ public struct ContactReading: Hashable, Sendable {
     public var saturated: Bool
     /// Grams, from the axis resolution or a calibration; nil when neither is known.
     public var grams: Double?
+    /// Whether this contact is the carrier of a carrier tare (``WeightTracker/tareCarrier()``).
+    public var carrier: Bool
 
     /// Creates a reading; the tracker makes these, tests and other front ends may too.
     public init(
@@ -44,7 +49,8 @@ public struct ContactReading: Hashable, Sendable {
         heaviest: Bool,
         stable: Bool,
         saturated: Bool,
-        grams: Double?
+        grams: Double?,
+        carrier: Bool = false
     ) {
         self.id = id
         self.slot = slot
@@ -60,6 +66,7 @@ public struct ContactReading: Hashable, Sendable {
         self.stable = stable
         self.saturated = saturated
         self.grams = grams
+        self.carrier = carrier
     }
 }
 
@@ -71,12 +78,16 @@ public struct Reading: Hashable, Sendable {
     public var contacts: [ContactReading]
     /// True when the frame followed a `SYN_DROPPED` resynchronisation.
     public var resync: Bool
+    /// The sum of every contact's grams (tared ones count with their sign), 0 with nothing down; nil when grams are
+    /// not known.
+    public var totalGrams: Double?
 
     /// Creates a reading of every contact at `time`.
-    public init(time: EventTime, contacts: [ContactReading], resync: Bool = false) {
+    public init(time: EventTime, contacts: [ContactReading], resync: Bool = false, totalGrams: Double? = nil) {
         self.time = time
         self.contacts = contacts
         self.resync = resync
+        self.totalGrams = totalGrams
     }
 
     /// The contact with the heaviest mark, if any.

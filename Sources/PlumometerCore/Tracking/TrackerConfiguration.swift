@@ -20,17 +20,22 @@ public enum Smoothing: Sendable, Hashable {
     case oneEuro(minCutoff: Double = 1.0, beta: Double = 5.0, derivativeCutoff: Double = 1.0)
 }
 
-/// The tunable rules of a ``WeightTracker``: hysteresis, stability, saturation and smoothing.
+/// The tunable rules of a ``WeightTracker``: the heaviest mark, stability, saturation, smoothing and the carrier.
 ///
 /// Fractions "of full scale" are fractions of the pressure axis' declared range (`maximum - minimum`), which is the
 /// same unit as a contact's `force`, so 0.01 is one percentage point.
 public struct TrackerConfiguration: Sendable, Hashable {
-    /// How far (a fraction of full scale) another contact must exceed the current heaviest before the heaviest mark
-    /// moves to it. Keeps two nearly equal objects from trading the mark at every frame.
-    public var heaviestMargin: Double = 0.01
-    /// When grams are known, the margin is the smaller of ``heaviestMargin`` and this many grams: 1% of a 6 kg pad
-    /// is 60 g, far too coarse to tell plums apart, while 2 g is above the noise of any pad that reports grams.
-    public var heaviestMarginGrams: Double = 2
+    /// How far another contact must press harder than the holder of the heaviest mark, as a fraction of the holder's
+    /// value, before the mark moves to it: 3% is 0.2 g on a 7 g coin and 30 g on a 1 kg load, so coins, fruit and
+    /// kilogram loads work with the same default. Never less than the noise the tracker has seen on the two contacts
+    /// (their spread while resting, at least the axis' `fuzz`), never more than ``heaviestMarginCap``.
+    public var heaviestMargin: Double = 0.03
+    /// The largest the margin may be, as a fraction of the holder's value, whatever the noise: with the default
+    /// (10%) a contact that leads by more than 10% of the holder's value for ``heaviestHold`` always takes the mark.
+    public var heaviestMarginCap: Double = 0.1
+    /// How long (seconds of kernel time) a contact must keep its lead before the mark moves to it, so the spike of
+    /// an object landing does not take the mark from a heavier one.
+    public var heaviestHold: Double = 0.1
     /// How far (a fraction of full scale) a contact's value may wander and still count as resting, when no grams
     /// are known.
     public var stabilityTolerance: Double = 0.01
@@ -43,6 +48,11 @@ public struct TrackerConfiguration: Sendable, Hashable {
     public var saturationThreshold: Double = 0.98
     /// How reported values are smoothed; off by default.
     public var smoothing: Smoothing = .none
+    /// How far (millimetres) from where the carrier lifted a new contact may begin and still be the carrier.
+    public var carrierRadius: Double = 5
+    /// The same distance in device units, used when the position axes declare no resolution (5 mm on a touchpad
+    /// of typical resolution, 40 to 100 units per millimetre, is 200 to 500 units).
+    public var carrierRadiusUnits: Double = 300
 
     /// The defaults described on each property.
     public init() {}

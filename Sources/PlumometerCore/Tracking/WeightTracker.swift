@@ -16,7 +16,7 @@ public struct ContactChanges: Sendable, Hashable {
 }
 
 /// Turns a device's contact frames into weight readings: normalised force, relative weights, the heaviest mark,
-/// stability, saturation, tare and grams.
+/// stability and settled values, saturation, tare (per contact and carrier) and grams.
 ///
 /// A synchronous state machine: no I/O, no threads, no clock. Every frame carries the kernel's time, and
 /// ``tick(now:)`` lets the caller advance time when a resting object sends no events, so a replayed recording gives
@@ -24,10 +24,14 @@ public struct ContactChanges: Sendable, Hashable {
 ///
 /// A frame's contact list is the complete truth: a contact missing from a frame has ended (or, in a resync frame,
 /// was cancelled), and everything the tracker knew about it (smoothing, stability, tare, the heaviest mark) is
-/// dropped at once. Ids that come back later are new contacts.
+/// dropped at once. Ids that come back later are new contacts; only a carrier tare (``tareCarrier()``) follows its
+/// carrier to the contact it makes when it is put back.
 public struct WeightTracker: Sendable {
     /// The device's declared pressure range; `force` is measured against it.
     public let pressureRange: AxisInfo
+    /// Units per millimetre of the position axes, when the device declares them: the carrier is recognised within
+    /// ``TrackerConfiguration/carrierRadius`` millimetres, else within ``TrackerConfiguration/carrierRadiusUnits``.
+    public var positionScale: PositionScale?
     /// The rules; changes apply from the next frame or tick.
     public var configuration: TrackerConfiguration
     /// A fit of grams against pressure. When set it wins over the axis resolution. The caller is expected to have
@@ -36,30 +40,36 @@ public struct WeightTracker: Sendable {
         didSet { current = render(time: current.time, resync: current.resync) }
     }
     /// The reading after the last frame, tick, tare or calibration change.
-    public private(set) var current: Reading
+    public internal(set) var current: Reading
     /// Which contacts began, ended or were cancelled at the last frame.
     public private(set) var lastChanges = ContactChanges()
-    /// The pressure (device units, within the range) that ``tare()`` records for contacts that begin after it, or
-    /// nil when the device is not tared.
-    public private(set) var deviceTarePressure: Double?
+    /// The carrier tare set by ``tareCarrier()``, or nil.
+    public internal(set) var carrierTare: CarrierTare?
 
-    private var contacts: [Int: TrackedContact] = [:]
+    var contacts: [Int: TrackedContact] = [:]
+    var heaviestID: Int?
+    var latestTime: EventTime?
     private var nextOrder = 0
-    private var heaviestID: Int?
-    private var latestTime: EventTime?
 
     /// Creates a tracker for one device.
     ///
     /// - Parameters:
     ///   - pressureRange: the pressure axis' `input_absinfo` (its resolution, if non-zero, is units per gram).
-    ///   - configuration: hysteresis, stability, saturation and smoothing rules.
+    ///   - configuration: the heaviest mark, stability, saturation, smoothing and carrier rules.
     ///   - calibration: an optional fit of grams against pressure.
-    public init(pressureRange: AxisInfo, configuration: TrackerConfiguration = .init(), calibration: Calibration? = nil)
-    {
+    ///   - positionScale: the position axes' resolution, if known (see ``PositionScale/init(_:)``).
+    public init(
+        pressureRange: AxisInfo,
+        configuration: TrackerConfiguration = .init(),
+        calibration: Calibration? = nil,
+        positionScale: PositionScale? = nil
+    ) {
         self.pressureRange = pressureRange
         self.configuration = configuration
         self.calibration = calibration
-        self.current = Reading(time: .zero, contacts: [])
+        self.positionScale = positionScale
+        self.current = Reading(time: .zero, contacts: [], totalGrams: nil)
+        self.current.totalGrams = knowsGrams ? 0 : nil
     }
 
     /// The ids of the contacts down now, ascending.
@@ -95,29 +105,50 @@ public struct WeightTracker: Sendable {
         }
         for id in contacts.keys.sorted() where !seen.contains(id) {
             contacts[id] = nil
+            if carrierTare?.contactID == id { carrierTare?.contactID = nil }
             if frame.resync { changes.cancelled.append(id) } else { changes.ended.append(id) }
         }
+        adoptCarrier(began: changes.began)
+        if let id = carrierTare?.contactID, let carrier = contacts[id] {
+            carrierTare?.x = carrier.x
+            carrierTare?.y = carrier.y
+        }
         lastChanges = changes
+        updateHeaviest(at: time)
         current = render(time: time, resync: frame.resync)
         return current
     }
 
-    /// The earliest kernel time at which a contact still settling becomes stable if nothing changes, or nil when
-    /// every contact is stable (or none is down).
+    /// The earliest kernel time at which the reading changes if no frame comes: a contact still settling becomes
+    /// stable, or a contact that leads the heaviest mark's holder has kept its lead for
+    /// ``TrackerConfiguration/heaviestHold``. Nil when neither is pending (or nothing is down).
     ///
     /// Callers tick at exactly this time, whether they replay as fast as possible, in real time, or read a live
     /// device, so the same events always give the same readings with the same time stamps.
-    public var nextStabilityDeadline: EventTime? {
-        contacts.values.lazy.filter { !$0.stable }
-            .map { $0.anchorTime.adding(seconds: self.configuration.stabilityWindow) }
-            .min()
+    public var nextDeadline: EventTime? {
+        var earliest: EventTime?
+        for contact in contacts.values {
+            if !contact.stable {
+                let due = contact.anchorTime.adding(seconds: configuration.stabilityWindow)
+                earliest = earliest.map { Swift.min($0, due) } ?? due
+            }
+            if let since = contact.leadingSince {
+                let due = since.adding(seconds: heaviestHoldSeconds)
+                earliest = earliest.map { Swift.min($0, due) } ?? due
+            }
+        }
+        return earliest
     }
 
-    /// Re-evaluates stability at kernel time `now` without a new frame.
+    /// The same as ``nextDeadline``: the name the front ends have always used (stability was its first job).
+    public var nextStabilityDeadline: EventTime? { nextDeadline }
+
+    /// Re-evaluates stability and the heaviest mark at kernel time `now` without a new frame.
     ///
     /// A resting object may send no events at all, so the caller ticks when time passes (for example when `poll`
     /// times out, or between events of a recording). A time earlier than the last frame counts as that frame's time.
-    /// - Returns: a new reading stamped `now` (or the last frame's time, if later) when some contact's `stable` changed, else nil.
+    /// - Returns: a new reading stamped `now` (or the last frame's time, if later) when some contact's `stable` or
+    ///   the heaviest mark changed, else nil.
     public mutating func tick(now: EventTime) -> Reading? {
         // With nothing down there is nothing to re-evaluate, and a `now` taken before the first event (when the
         // caller cannot yet relate its clock to the device's) must not become the tracker's idea of the time.
@@ -132,46 +163,11 @@ public struct WeightTracker: Sendable {
                 changed = true
             }
         }
-        guard changed else { return nil }
+        let holder = heaviestID
+        updateHeaviest(at: time)
+        guard changed || heaviestID != holder else { return nil }
         current = render(time: time, resync: false)
         return current
-    }
-
-    // MARK: - Tare
-
-    /// Tares the whole device: every contact down now reads zero from here on, and contacts that begin later have
-    /// the mean of the tared pressures subtracted (a tray or a sheet that stays on the pad).
-    ///
-    /// With nothing down, the device offset is cleared (the empty pad is zero). Per-contact tares set earlier on
-    /// contacts down now are replaced. A tare survives contacts lifting; only ``clearTare()`` removes it.
-    public mutating func tare() {
-        let ids = contacts.keys.sorted()
-        var total = 0.0
-        for id in ids {
-            let pressure = clampedPressure(contacts[id]!.smoothedPressure)
-            contacts[id]!.tarePressure = pressure
-            total += pressure
-        }
-        deviceTarePressure = ids.isEmpty ? nil : total / Double(ids.count)
-        current = render(time: current.time, resync: current.resync)
-    }
-
-    /// Tares one contact: it reads zero from here on, until it lifts or ``clearTare()``.
-    ///
-    /// - Returns: false when no contact with that id is down.
-    @discardableResult
-    public mutating func tare(contact id: Int) -> Bool {
-        guard let contact = contacts[id] else { return false }
-        contacts[id]!.tarePressure = clampedPressure(contact.smoothedPressure)
-        current = render(time: current.time, resync: current.resync)
-        return true
-    }
-
-    /// Removes every tare: per contact and the device offset.
-    public mutating func clearTare() {
-        deviceTarePressure = nil
-        for id in contacts.keys { contacts[id]!.tarePressure = nil }
-        current = render(time: current.time, resync: current.resync)
     }
 
     // MARK: - Quantities
@@ -200,49 +196,6 @@ public struct WeightTracker: Sendable {
         return result.isFinite ? result : nil
     }
 
-    // MARK: - Internals
-
-    private mutating func begin(_ sample: ContactSample, at time: EventTime) -> TrackedContact {
-        defer { nextOrder += 1 }
-        var contact = TrackedContact(
-            order: nextOrder,
-            slot: sample.slot,
-            x: sample.x,
-            y: sample.y,
-            rawPressure: sample.pressure ?? pressureRange.minimum,
-            tarePressure: deviceTarePressure,
-            anchorTime: time
-        )
-        contact.smoothedPressure = contact.filter.update(
-            Double(contact.rawPressure),
-            at: time,
-            smoothing: configuration.smoothing,
-            fullScale: pressureRange.span
-        )
-        contact.anchorPressure = clampedPressure(contact.smoothedPressure)
-        contact.stable = isStable(anchoredAt: time, at: time)
-        return contact
-    }
-
-    private func advance(_ contact: inout TrackedContact, at time: EventTime) {
-        contact.smoothedPressure = contact.filter.update(
-            Double(contact.rawPressure),
-            at: time,
-            smoothing: configuration.smoothing,
-            fullScale: pressureRange.span
-        )
-        let value = clampedPressure(contact.smoothedPressure)
-        if Swift.abs(value - contact.anchorPressure) > stabilityTolerancePressure || time < contact.anchorTime {
-            contact.anchorPressure = value
-            contact.anchorTime = time
-        }
-        contact.stable = isStable(anchoredAt: contact.anchorTime, at: time)
-    }
-
-    private func isStable(anchoredAt anchor: EventTime, at time: EventTime) -> Bool {
-        time.seconds(since: anchor) >= configuration.stabilityWindow
-    }
-
     /// The stability tolerance in pressure units: grams converted through the calibration or resolution when grams
     /// are known, else a fraction of full scale. Working in pressure keeps tare and calibration changes from
     /// disturbing a contact's stability.
@@ -255,24 +208,62 @@ public struct WeightTracker: Sendable {
         return configuration.stabilityTolerance * pressureRange.span
     }
 
-    /// The heaviest margin as a fraction of full scale: ``TrackerConfiguration/heaviestMargin``, or the grams margin
-    /// converted through the calibration or resolution when that is smaller.
-    private var heaviestMarginForce: Double {
-        let span = pressureRange.span
-        guard span > 0 else { return configuration.heaviestMargin }
-        var gramsMarginPressure: Double?
-        if let calibration, calibration.slope.isFinite, calibration.slope != 0 {
-            gramsMarginPressure = configuration.heaviestMarginGrams / Swift.abs(calibration.slope)
-        } else if pressureRange.resolution > 0 {
-            gramsMarginPressure = configuration.heaviestMarginGrams * Double(pressureRange.resolution)
-        }
-        guard let gramsMarginPressure else { return configuration.heaviestMargin }
-        return Swift.min(configuration.heaviestMargin, gramsMarginPressure / span)
+    // MARK: - Internals
+
+    private mutating func begin(_ sample: ContactSample, at time: EventTime) -> TrackedContact {
+        defer { nextOrder += 1 }
+        var contact = TrackedContact(
+            order: nextOrder,
+            slot: sample.slot,
+            x: sample.x,
+            y: sample.y,
+            rawPressure: sample.pressure ?? pressureRange.minimum,
+            anchorTime: time
+        )
+        let smoothed = contact.filter.update(
+            Double(contact.rawPressure),
+            at: time,
+            smoothing: configuration.smoothing,
+            fullScale: pressureRange.span
+        )
+        contact.value = clampedPressure(smoothed)
+        contact.anchorPressure = contact.value
+        contact.window.restart(contact.value)
+        contact.stable = isStable(anchoredAt: time, at: time)
+        return contact
     }
 
-    private func clampedPressure(_ pressure: Double) -> Double {
+    private func advance(_ contact: inout TrackedContact, at time: EventTime) {
+        let smoothed = contact.filter.update(
+            Double(contact.rawPressure),
+            at: time,
+            smoothing: configuration.smoothing,
+            fullScale: pressureRange.span
+        )
+        contact.value = clampedPressure(smoothed)
+        if Swift.abs(contact.value - contact.anchorPressure) > stabilityTolerancePressure || time < contact.anchorTime {
+            contact.anchorPressure = contact.value
+            contact.anchorTime = time
+            contact.window.restart(contact.value)
+        } else {
+            contact.window.add(contact.value)
+        }
+        contact.stable = isStable(anchoredAt: contact.anchorTime, at: time)
+    }
+
+    private func isStable(anchoredAt anchor: EventTime, at time: EventTime) -> Bool {
+        time.seconds(since: anchor) >= configuration.stabilityWindow
+    }
+
+    func clampedPressure(_ pressure: Double) -> Double {
         guard pressureRange.span > 0 else { return pressure }
         return Swift.min(Swift.max(pressure, Double(pressureRange.minimum)), Double(pressureRange.maximum))
+    }
+
+    /// A contact's force after tare: its reported (settled) pressure's force minus its tare's.
+    func force(of contact: TrackedContact) -> Double {
+        normalisedForce(pressure: contact.reportedPressure)
+            - (contact.tarePressure.map(normalisedForce(pressure:)) ?? 0)
     }
 
     private func isSaturated(_ raw: Int32) -> Bool {
@@ -281,29 +272,26 @@ public struct WeightTracker: Sendable {
         return Double(raw) >= Double(pressureRange.minimum) + configuration.saturationThreshold * span
     }
 
-    /// Builds the reading of every contact down now, and moves the heaviest mark.
-    private mutating func render(time: EventTime, resync: Bool) -> Reading {
+    /// Builds the reading of every contact down now with the heaviest mark as it stands.
+    func render(time: EventTime, resync: Bool) -> Reading {
         struct Row {
             var id: Int
             var contact: TrackedContact
             var force: Double
         }
-        var rows = contacts.map { id, contact in
-            let force =
-                normalisedForce(pressure: contact.smoothedPressure)
-                - (contact.tarePressure.map(normalisedForce(pressure:)) ?? 0)
-            return Row(id: id, contact: contact, force: force)
-        }
+        var rows = contacts.map { id, contact in Row(id: id, contact: contact, force: force(of: contact)) }
         // Rank order: largest force first, ties to the contact that began first.
         rows.sort { $0.force != $1.force ? $0.force > $1.force : $0.contact.order < $1.contact.order }
-        updateHeaviest(ranked: rows.map { ($0.id, $0.force) })
 
         let largest = rows.first.map { Swift.max($0.force, 0) } ?? 0
         let total = rows.reduce(0) { $0 + Swift.max($1.force, 0) }
+        var totalGrams: Double? = knowsGrams ? 0 : nil
         var readings: [ContactReading] = []
         readings.reserveCapacity(rows.count)
         for (index, row) in rows.enumerated() {
             let positive = Swift.max(row.force, 0)
+            let grams = grams(pressure: row.contact.reportedPressure, tare: row.contact.tarePressure)
+            totalGrams = totalGrams.flatMap { sum in grams.map { sum + $0 } }
             readings.append(
                 ContactReading(
                     id: row.id,
@@ -319,64 +307,36 @@ public struct WeightTracker: Sendable {
                     heaviest: row.id == heaviestID,
                     stable: row.contact.stable,
                     saturated: isSaturated(row.contact.rawPressure),
-                    grams: grams(pressure: row.contact.smoothedPressure, tare: row.contact.tarePressure)
+                    grams: grams,
+                    carrier: row.contact.isCarrier
                 )
             )
         }
         readings.sort { $0.id < $1.id }
-        return Reading(time: time, contacts: readings, resync: resync)
-    }
-
-    /// Differences of forces carry rounding error (0.51 - 0.50 is a little more than 0.01); a lead must beat the
-    /// margin by more than this, so that a lead of exactly the margin does not move the mark.
-    private static let roundingAllowance = 1e-9
-
-    /// Moves the heaviest mark with hysteresis.
-    ///
-    /// No mark while no contact has a positive force. A new mark (none yet, or the holder lifted or fell to zero)
-    /// goes to rank 1. Otherwise the mark moves only when the best other contact exceeds the holder by more than
-    /// `heaviestMargin`.
-    private mutating func updateHeaviest(ranked: [(id: Int, force: Double)]) {
-        guard let top = ranked.first, top.force > 0 else {
-            heaviestID = nil
-            return
-        }
-        guard let holderID = heaviestID, let holder = ranked.first(where: { $0.id == holderID }), holder.force > 0
-        else {
-            heaviestID = top.id
-            return
-        }
-        if let challenger = ranked.first(where: { $0.id != holderID }),
-            challenger.force - holder.force > heaviestMarginForce + Self.roundingAllowance
-        {
-            heaviestID = challenger.id
-        }
+        return Reading(time: time, contacts: readings, resync: resync, totalGrams: totalGrams)
     }
 }
 
-/// Everything the tracker knows about one contact; dropped as a whole when the contact ends.
-private struct TrackedContact: Sendable {
-    /// Begin order: ties in force go to the smaller value.
-    var order: Int
-    var slot: Int?
-    var x: Int32?
-    var y: Int32?
-    var rawPressure: Int32
-    var filter = SmoothingFilter()
-    var smoothedPressure = 0.0
-    var tarePressure: Double?
-    var anchorPressure = 0.0
-    var anchorTime: EventTime
-    var stable = false
+/// Units per millimetre of a device's position axes, for recognising a carrier put back where it was.
+public struct PositionScale: Sendable, Hashable {
+    /// Units per millimetre along x.
+    public var x: Double
+    /// Units per millimetre along y.
+    public var y: Double
 
-    init(order: Int, slot: Int?, x: Int32?, y: Int32?, rawPressure: Int32, tarePressure: Double?, anchorTime: EventTime)
-    {
-        self.order = order
-        self.slot = slot
+    /// Creates a scale from the axes' resolutions (units per millimetre).
+    public init(x: Double, y: Double) {
         self.x = x
         self.y = y
-        self.rawPressure = rawPressure
-        self.tarePressure = tarePressure
-        self.anchorTime = anchorTime
+    }
+
+    /// The scale of a device's position axes (`ABS_MT_POSITION_X/Y` when present, else `ABS_X/Y`), or nil when
+    /// either declares no resolution.
+    public init?(_ description: DeviceDescription) {
+        let pair =
+            description.axes[.mtPositionX].flatMap { x in description.axes[.mtPositionY].map { (x, $0) } }
+            ?? description.axes[.x].flatMap { x in description.axes[.y].map { (x, $0) } }
+        guard let (x, y) = pair, x.resolution > 0, y.resolution > 0 else { return nil }
+        self.init(x: Double(x.resolution), y: Double(y.resolution))
     }
 }

@@ -1,0 +1,163 @@
+public import PlumometerCore
+
+/// The characters a terminal picture may use.
+public enum PadMapCharset: Hashable, Sendable {
+    /// Box drawing and block elements: half blocks (`▀▄█`) give two square-ish pixels per cell.
+    case unicode
+    /// Printable ASCII only (`+-|`, `o`, `#`): for a non-UTF-8 locale and `TERM=dumb`.
+    case ascii
+}
+
+/// The live map: the surface drawn to scale in the terminal, each contact a filled circle at its position whose
+/// area grows with its force, its label beside it, the heaviest filled yellow; the picture the original
+/// Plum-O-Meter drew under each plum, in character cells.
+///
+/// A pure renderer: a reading in, screen lines out (with ANSI SGR colour when ``colour`` is on), no terminal I/O.
+///
+/// Scale: a terminal cell is about twice as tall as it is wide, so a cell counts as 1 x 2 units; the surface
+/// (millimetres when both position axes declare a resolution, else device units) is scaled by one factor on both
+/// axes to the largest size the window holds, so the aspect ratio is kept. Unicode splits each cell into two
+/// pixels (upper and lower half block), ASCII draws one pixel per cell.
+///
+/// Circles: radius `rMin + (rMax - rMin) * sqrt(force / forceScale)` so the area grows with the force, `rMax` a
+/// quarter of the surface's shorter side and ``forceScale`` the force that fills it (the live view's auto-range, so
+/// plums at 2% of a 6 kg pad are not all dots); the pixel under a contact's position is always filled, so even a feather shows.
+/// Lighter contacts are drawn first, so a heavier one lies on top where circles overlap, the heaviest last.
+///
+/// Labels (`72 g #1`, `45.0% #2`: grams when known, else percent, then the rank; `*` after it when stable, `>`
+/// before it when saturated) are placed by one deterministic rule, contacts taken from left to right (ties by
+/// id): the first of right of the circle, left of it, the row above it, the row below it that lies inside the
+/// surface, keeps a blank column from every label already placed and covers no circle; if none does, the first
+/// that only covers circles; if none, the label is left out and the legend counts it as unlabelled.
+public struct PadMap: Sendable {
+    /// The surface's shape.
+    public var geometry: PadGeometry
+    /// The columns the map may use, frame included.
+    public var columns: Int
+    /// The rows the map may use: frame and legend line included.
+    public var rows: Int
+    /// Unicode block cells or ASCII.
+    public var charset: PadMapCharset
+    /// Whether to use ANSI colour (off with `NO_COLOR`: the heaviest then has its own fill character).
+    public var colour: Bool
+    /// The unit of weights in labels.
+    public var unit: MassUnit
+    /// The force (fraction of full scale, 0...1) drawn as the largest circle; larger forces are drawn at that size.
+    public var forceScale: Double
+
+    /// A map of a surface in a window of `columns` x `rows` cells.
+    public init(
+        geometry: PadGeometry,
+        columns: Int,
+        rows: Int,
+        charset: PadMapCharset = .unicode,
+        colour: Bool = true,
+        unit: MassUnit = .grams,
+        forceScale: Double = 1
+    ) {
+        self.forceScale = forceScale
+        self.geometry = geometry
+        self.columns = columns
+        self.rows = rows
+        self.charset = charset
+        self.colour = colour
+        self.unit = unit
+    }
+
+    /// A map of `device`, or nil when it declares no position ranges (then the bars are the live view).
+    public init?(
+        device: DeviceDescription,
+        columns: Int,
+        rows: Int,
+        charset: PadMapCharset = .unicode,
+        colour: Bool = true,
+        unit: MassUnit = .grams,
+        forceScale: Double = 1
+    ) {
+        guard let geometry = PadGeometry(device: device) else { return nil }
+        self.init(
+            geometry: geometry,
+            columns: columns,
+            rows: rows,
+            charset: charset,
+            colour: colour,
+            unit: unit,
+            forceScale: forceScale
+        )
+    }
+
+    /// The surface's size in cells inside the frame, or nil when the window is too small for a map.
+    public var surfaceCells: (columns: Int, rows: Int)? {
+        let innerColumns = columns - 2
+        let innerRows = rows - 3
+        guard innerColumns >= 4, innerRows >= 2 else { return nil }
+        // A cell is 1 unit wide and 2 tall; one scale for both axes keeps the shape.
+        let scale = Swift.min(Double(innerColumns) / geometry.width, Double(2 * innerRows) / geometry.height)
+        let width = Swift.min(innerColumns, Swift.max(1, Int((geometry.width * scale).rounded())))
+        let height = Swift.min(innerRows, Swift.max(1, Int((geometry.height * scale / 2).rounded())))
+        return (width, height)
+    }
+
+    /// The screen lines for `reading`: the framed surface with its circles and labels, then the legend line.
+    /// Each line is at most ``columns`` visible columns; escape sequences, when ``colour`` is on, take none.
+    public func render(_ reading: Reading) -> [String] {
+        guard let cells = surfaceCells else {
+            return [legend(unlabelled: 0, unplaced: 0)]
+        }
+        var raster = PadRaster(
+            columns: cells.columns,
+            rows: cells.rows,
+            pixelsPerCell: charset == .unicode ? 2 : 1
+        )
+        let placed = reading.contacts.filter { $0.x != nil && $0.y != nil }
+        // Lighter first, the heaviest last: the heavier circle lies on top.
+        let drawOrder = placed.sorted {
+            ($0.heaviest ? 1 : 0, $0.force, $0.id) < ($1.heaviest ? 1 : 0, $1.force, $1.id)
+        }
+        var circles: [Int: PadRaster.Circle] = [:]
+        for contact in drawOrder {
+            circles[contact.id] = raster.fill(
+                centreX: geometry.fractionX(contact.x!),
+                centreY: geometry.fractionY(contact.y!),
+                force: forceScale > 0 ? contact.force / forceScale : 1,
+                kind: contact.heaviest ? .heaviest : .contact
+            )
+        }
+        var unlabelled = 0
+        let leftToRight = placed.sorted {
+            (circles[$0.id]!.centreColumn, $0.id) < (circles[$1.id]!.centreColumn, $1.id)
+        }
+        for contact in leftToRight {
+            let text = label(of: contact)
+            if !raster.place(label: text, beside: circles[contact.id]!, heaviest: contact.heaviest) { unlabelled += 1 }
+        }
+        var lines = raster.lines(charset: charset, colour: colour)
+        lines.append(legend(unlabelled: unlabelled, unplaced: reading.contacts.count - placed.count))
+        return lines
+    }
+
+    /// A contact's label: `72 g #1`, `45.0% #2`, with `*` when stable and `>` when saturated.
+    public func label(of contact: ContactReading) -> String {
+        let value = contact.grams.map { unit.label(grams: $0) } ?? (PictureText.fixed(contact.percent, 1) + "%")
+        return (contact.saturated ? ">" : "") + value + " #" + String(contact.rank) + (contact.stable ? "*" : "")
+    }
+
+    /// The legend: what the fills and marks mean, the surface's size, and how many contacts are not shown whole,
+    /// cut to ``columns`` visible columns.
+    func legend(unlabelled: Int, unplaced: Int) -> String {
+        let (contact, heaviest) = charset == .unicode ? ("\u{2588}", colour ? "\u{2588}" : "\u{2593}") : ("o", "#")
+        let times = charset == .unicode ? "\u{00D7}" : "x"
+        var tail = " heaviest  * stable  size ~ force"
+        if forceScale < 1 { tail += " (largest " + PictureText.trimmed(forceScale * 100, 1) + "%)" }
+        tail += "  pad "
+        tail += PictureText.fixed(geometry.width, 0) + times + PictureText.fixed(geometry.height, 0)
+        tail += geometry.inMillimetres ? " mm" : " units"
+        if unlabelled > 0 { tail += "  \(unlabelled) unlabelled" }
+        if unplaced > 0 { tail += "  \(unplaced) without position" }
+        var line = StyledLine()
+        line.append(contact + " contact  ", style: nil)
+        line.append(heaviest, style: PadRaster.heaviestStyle)
+        line.append(tail, style: nil)
+        return line.text(colour: colour, width: columns)
+    }
+}

@@ -1,0 +1,173 @@
+import PlumometerCore
+
+extension SVGPlot {
+    /// The legend under the time plot: a swatch and the settled value of each contact (its last stable value, else
+    /// its last), then what the marks mean.
+    func legend(_ layout: SVGLayout, axis: SVGValueAxis, unit: MassUnit) -> String {
+        var out = "<g id=\"legend\">\n"
+        var cursor = layout.left
+        let shown = 10
+        for (index, line) in series.prefix(shown).enumerated() {
+            let label = "#\(line.id) " + valueText(line.settledValue ?? line.lastValue, unit: unit)
+            let ly = layout.legendTop
+            out += "<line x1=\"\(SVGSupport.number(cursor))\" x2=\"\(SVGSupport.number(cursor + 22))\" "
+            out += "y1=\"\(SVGSupport.number(ly - 4))\" y2=\"\(SVGSupport.number(ly - 4))\" "
+            out += "stroke=\"\(colour(index))\" stroke-width=\"3\"/>\n"
+            out += text(cursor + 28, ly, label, attributes: "class=\"legend-contact\"")
+            cursor += 44 + Double(label.count) * 7.2
+        }
+        if series.count > shown { out += text(cursor, layout.legendTop, "+\(series.count - shown) more") }
+        let row = layout.legendTop + 24
+        cursor = layout.left
+        out += "<line x1=\"\(Int(cursor))\" x2=\"\(Int(cursor + 22))\" y1=\"\(Int(row - 4))\" y2=\"\(Int(row - 4))\" "
+        out +=
+            "stroke=\"\(SVGSupport.heaviest)\" stroke-width=\"8\" stroke-linecap=\"round\" stroke-opacity=\"0.7\"/>\n"
+        out += text(cursor + 30, row, "heaviest")
+        cursor += 110
+        out += "<rect x=\"\(Int(cursor))\" y=\"\(Int(row - 12))\" width=\"22\" height=\"14\" fill=\"#1f77b4\" "
+        out += "fill-opacity=\"0.22\"/>\n"
+        out += text(cursor + 28, row, "stable")
+        cursor += 96
+        out += "<circle cx=\"\(Int(cursor + 8))\" cy=\"\(Int(row - 4))\" r=\"3.5\" fill=\"#ffffff\" stroke=\"#555\" "
+        out += "stroke-width=\"1.6\"/>\n"
+        out += text(cursor + 20, row, "lifted")
+        cursor += 86
+        if !resyncBuckets.isEmpty {
+            out +=
+                "<line x1=\"\(Int(cursor + 8))\" x2=\"\(Int(cursor + 8))\" y1=\"\(Int(row - 12))\" y2=\"\(Int(row + 2))\" "
+            out += "stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>\n"
+            out += text(cursor + 18, row, "resync (events lost)")
+            cursor += 170
+        }
+        var note = "\(frames) readings"
+        if undrawn > 0 { note += ", \(undrawn) more contacts not drawn" }
+        out += text(layout.left + layout.plotWidth, row, note, attributes: "text-anchor=\"end\" fill=\"#777\"")
+        return out + "</g>\n"
+    }
+
+    /// A value as the legend shows it: in `unit` when the plot is in grams, else percent.
+    private func valueText(_ value: Double, unit: MassUnit) -> String {
+        grams == true ? unit.label(grams: value) : PictureText.fixed(value, 1) + "%"
+    }
+
+    /// The surface panel's size in pixels (to scale, leaving room for the summary beside it, at most 360 high), or nil
+    /// when the device declares no position ranges.
+    func padPixels(_ layout: SVGLayout) -> (width: Double, height: Double)? {
+        guard let geometry else { return nil }
+        let room = layout.plotWidth - layout.summaryWidth - 50
+        let scale = Swift.min(room / geometry.width, layout.padMaximumHeight / geometry.height)
+        return (geometry.width * scale, geometry.height * scale)
+    }
+
+    /// Panel 2: the surface to scale, each contact's track and its final circle, the area growing with its force.
+    func padPanel(_ layout: SVGLayout, size: (width: Double, height: Double), unit: MassUnit) -> String {
+        guard let geometry else { return "" }
+        let left = layout.left
+        let top = layout.padTop
+        let units = geometry.inMillimetres ? "mm" : "device units"
+        var out = "<g id=\"pad\">\n"
+        let heading =
+            "Where each contact sat: the surface to scale, " + PictureText.fixed(geometry.width, 0) + " \u{00D7} "
+            + PictureText.fixed(geometry.height, 0) + " " + units + " (circle area ~ settled force, dashed: lifted)"
+        out += text(left, layout.padHeadingTop, heading, attributes: "fill=\"#333\"")
+        out += "<rect x=\"\(Int(left))\" y=\"\(Int(top))\" width=\"\(SVGSupport.number(size.width))\" "
+        out += "height=\"\(SVGSupport.number(size.height))\" fill=\"#f4f4f2\" stroke=\"#888\" rx=\"6\"/>\n"
+        // One step for both edges, so the ticks show the scale is the same across and down.
+        let ticks = SVGSupport.ticks(upTo: Swift.max(geometry.width, geometry.height), count: 8)
+        var tick = 0.0
+        while tick <= geometry.width + ticks.step * 1e-6 {
+            let tx = SVGSupport.number(left + tick / geometry.width * size.width)
+            out += "<line x1=\"\(tx)\" x2=\"\(tx)\" y1=\"\(SVGSupport.number(top + size.height))\" "
+            out += "y2=\"\(SVGSupport.number(top + size.height + 5))\" stroke=\"#888\"/>\n"
+            let label = SVGSupport.tickText(tick, step: ticks.step)
+            out += text(
+                left + tick / geometry.width * size.width,
+                top + size.height + 18,
+                label,
+                attributes: "class=\"padtick\" text-anchor=\"middle\" fill=\"#555\""
+            )
+            tick += ticks.step
+        }
+        out += text(left + size.width + 26, top + size.height + 18, units, attributes: "fill=\"#555\"")
+        tick = 0
+        while tick <= geometry.height + ticks.step * 1e-6 {
+            let ty = top + tick / geometry.height * size.height
+            out += "<line x1=\"\(Int(left - 5))\" x2=\"\(Int(left))\" y1=\"\(SVGSupport.number(ty))\" "
+            out += "y2=\"\(SVGSupport.number(ty))\" stroke=\"#888\"/>\n"
+            let label = SVGSupport.tickText(tick, step: ticks.step)
+            out += text(left - 8, ty + 4, label, attributes: "class=\"padtick\" text-anchor=\"end\" fill=\"#555\"")
+            tick += ticks.step
+        }
+        // The heaviest settled contact gets the largest circle; the others' areas are in proportion to it.
+        let largest = 0.12 * Swift.min(size.width, size.height)
+        let heaviestForce = series.map { $0.settledForce ?? $0.lastForce }.max() ?? 0
+        for (index, line) in series.enumerated() {
+            let place = { (point: (x: Float, y: Float)) in
+                (left + Double(point.x) * size.width, top + Double(point.y) * size.height)
+            }
+            if line.track.count >= 2 {
+                let path = (line.track + (line.lastPosition.map { [$0] } ?? [])).map(place)
+                let joined = path.map { SVGSupport.number($0.0) + "," + SVGSupport.number($0.1) }
+                out += "<polyline class=\"track\" fill=\"none\" stroke=\"\(colour(index))\" stroke-width=\"1.4\" "
+                out += "stroke-opacity=\"0.8\" points=\"" + joined.joined(separator: " ") + "\"/>\n"
+            }
+            guard let last = line.lastPosition else { continue }
+            let (cx, cy) = place(last)
+            let force = heaviestForce > 0 ? Swift.max(0, (line.settledForce ?? line.lastForce) / heaviestForce) : 0
+            let radius = Swift.max(3, largest * force.squareRoot())
+            let heaviest = line.lastHeaviest && !line.lifted
+            out += "<circle class=\"final\" cx=\"\(SVGSupport.number(cx))\" cy=\"\(SVGSupport.number(cy))\" "
+            out += "r=\"\(SVGSupport.number(radius))\" fill=\"\(heaviest ? SVGSupport.heaviest : colour(index))\" "
+            // A contact that lifted before the end keeps a dashed outline: where it was, not where it is.
+            out += "fill-opacity=\"\(heaviest ? "0.85" : "0.3")\" stroke=\"\(colour(index))\" stroke-width=\"2\""
+            out += line.lifted ? " stroke-dasharray=\"5 3\"/>\n" : "/>\n"
+            let label = "#\(line.id) " + valueText(line.settledValue ?? line.lastValue, unit: unit)
+            out += text(cx + radius + 5, cy + 4, label, attributes: "fill=\"\(colour(index))\" font-weight=\"bold\"")
+        }
+        return out + "</g>\n"
+    }
+
+    /// The session summary as a table beside the surface: when each contact was placed and lifted, what it settled
+    /// at (mean and standard deviation over its stable windows) and how long it held the heaviest mark.
+    func summaryTable(left: Double, top: Double, unit: MassUnit) -> String {
+        let summary = summarizer.summary()
+        let origin = summary.start ?? .zero
+        let columns: [(title: String, x: Double, anchor: String)] = [
+            ("contact", 0, "start"), ("placed", 120, "end"), ("lifted", 185, "end"), ("settled", 305, "end"),
+            ("heaviest", 375, "end"),
+        ]
+        var out = "<g id=\"summary\">\n"
+        for column in columns {
+            let anchor = "text-anchor=\"\(column.anchor)\" font-weight=\"bold\" fill=\"#333\""
+            out += text(left + column.x, top + 12, column.title, attributes: anchor)
+        }
+        let rowHeight = SVGLayout.summaryRowHeight
+        let room = SVGLayout.summaryRows
+        for (row, contact) in summary.contacts.prefix(room).enumerated() {
+            let y = top + 34 + Double(row) * rowHeight
+            let seconds = { (time: EventTime) in PictureText.fixed(time.seconds(since: origin), 2) + " s" }
+            let settled = contact.settled.map { SummaryTable.settledText($0, unit: unit, ascii: false) } ?? "\u{2013}"
+            let index = series.firstIndex { $0.id == contact.id } ?? -1
+            let cells = [
+                "#\(contact.id)", seconds(contact.placed), contact.lifted.map(seconds) ?? "\u{2013}", settled,
+                PictureText.fixed(contact.heaviestSeconds, 1) + " s",
+            ]
+            for (column, cell) in zip(columns, cells) {
+                var attributes = "class=\"summary-cell\" text-anchor=\"\(column.anchor)\""
+                if column.x == 0, index >= 0 { attributes += " fill=\"\(colour(index))\" font-weight=\"bold\"" }
+                out += text(left + column.x, y, cell, attributes: attributes)
+            }
+        }
+        var note =
+            PictureText.fixed(summary.duration, 2) + " s, \(summary.frames) readings, \(summary.resyncs) resync"
+            + (summary.resyncs == 1 ? "" : "s")
+        if summary.contacts.count > room { note += ", \(summary.contacts.count - room) more contacts" }
+        out += text(
+            left,
+            top + 34 + Double(Swift.min(room, summary.contacts.count)) * rowHeight + 8,
+            note,
+            attributes: "fill=\"#777\""
+        )
+        return out + "</g>\n"
+    }
+}
