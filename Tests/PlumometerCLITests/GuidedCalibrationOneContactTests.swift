@@ -24,10 +24,12 @@ import Testing
         // The user's report: three separate plums graded "good" (R² 0.988) at 0.079 g/unit, and saved.
         let demo = try Self.demoRecording()
         let config = try CLI.temporaryDirectory()
-        let result = try CLI.run(
-            ["calibrate", "--replay", demo, "--reference", "us-quarter", "--reference", "us-quarter", "--save"],
-            environment: ["XDG_CONFIG_HOME": config.path]
-        )
+        let guided = ["calibrate", "--replay", demo, "--reference", "us-quarter", "--reference", "us-quarter"]
+        let plain = try CLI.run(guided, environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(plain.status == 1, "\(plain.stdout)")
+        #expect(!plain.stdout.contains("(good)"))
+        #expect(Self.savedProfiles(config).isEmpty)
+        let result = try CLI.run(guided + ["--save"], environment: ["XDG_CONFIG_HOME": config.path])
         #expect(result.status == 1, "\(result.stdout)")
         #expect(result.stdout.isEmpty)
         #expect(!result.stdout.contains("good"))

@@ -12,10 +12,13 @@ import Testing
         let config = try CLI.temporaryDirectory()
         let environment = ["XDG_CONFIG_HOME": config.path]
         let demo = try GuidedCalibrationOneContactTests.demoRecording()
+        // Where a calibration of the demo's identity on the real trackpad would be saved.
+        let path = config.appendingPathComponent("plumometer/001c-05ac-0342-apple-internal-keyboard-trackpad.json")
+        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
         let fit = try CLI.run(
             [
-                "calibrate", "--replay", demo, "--point", "0:0", "--point", "100:200", "--point", "200:400", "--save",
-                "-f", "json",
+                "calibrate", "--replay", demo, "--point", "0:0", "--point", "100:200", "--point", "200:400", "-o",
+                path.path, "-f", "json",
             ],
             environment: environment
         )
