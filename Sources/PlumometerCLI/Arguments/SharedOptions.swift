@@ -49,7 +49,7 @@ enum ReadingOptions {
     static let carrier = Flag(
         "carrier",
         help:
-            "Tare the one contact down when reading starts as a carrier: its zero follows it when lifted, loaded and put back."
+            "Tare the one contact down when reading starts as a carrier (k in the live view): its zero follows it when lifted, loaded and put back."
     )
     static let noProfile = Flag("no-profile", help: "Ignore the saved calibration profile of the device.")
     static let unit = Option<WeightUnit>.choice(

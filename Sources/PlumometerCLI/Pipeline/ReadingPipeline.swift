@@ -67,10 +67,10 @@ final class ReadingPipeline: FrameConsumer {
         case .atFirstFrame:
             tareOnFirstFrame = settings.tareAtStart || settings.carrierAtStart
         case .atOpen(let frame):
-            guard let frame else { return }
-            _ = tracker.consume(frame)
+            if let frame { _ = tracker.consume(frame) }
+            // With nothing down a tare is zero, and `--carrier` says there is no carrier.
             takeStartTare()
-            try emit(tracker.current)
+            if frame != nil { try emit(tracker.current) }
         }
     }
 
