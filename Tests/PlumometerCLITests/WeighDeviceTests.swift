@@ -67,4 +67,11 @@ struct WeighDeviceTests {
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("within 1 s (nothing is down)"))
     }
+
+    @Test func aCarrierNeedsOneContactDownAtTheStart() throws {
+        let result = try Self.weigh(events: "E: 1.000000 0000 0000 0000\n", ["--carrier", "--timeout", "5"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("--carrier on /dev/input/event5: Nothing is on the pad to tare as a carrier"))
+    }
 }
