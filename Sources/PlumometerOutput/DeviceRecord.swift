@@ -12,6 +12,8 @@ public struct DeviceRecord: Sendable {
     public var classification: DeviceClassification
     /// Where grams come from, if anywhere.
     public var gramsSource: GramsSource
+    /// When the calibration profile of ``gramsSource`` was made (ISO 8601), if it says.
+    public var profileMade: String?
 
     /// Creates the record of a device whose reading starts at `time`.
     public init(
@@ -26,6 +28,15 @@ public struct DeviceRecord: Sendable {
         self.time = time
         self.classification = classification
         self.gramsSource = gramsSource
+        self.profileMade = nil
+    }
+
+    /// `the calibration profile PATH (made DATE)` when a profile gives the grams, else nil.
+    public var profileText: String? {
+        guard case .calibration(let path) = gramsSource else { return nil }
+        return "the calibration profile " + path.forTerminal + " ("
+            + (profileMade.map { "made " + $0 } ?? "date made unknown")
+            + ")"
     }
 
     /// Where grams come from.

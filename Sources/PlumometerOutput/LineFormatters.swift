@@ -43,7 +43,9 @@ public struct JSONLinesFormatter: LineFormatter {
         switch record.gramsSource {
         case .none: line += ",\"grams_from\":null"
         case .resolution: line += ",\"grams_from\":\"resolution\""
-        case .calibration(let path): line += ",\"grams_from\":\"calibration\",\"profile\":" + JSONText.string(path)
+        case .calibration(let path):
+            line += ",\"grams_from\":\"calibration\",\"profile\":" + JSONText.string(path)
+            if let made = record.profileMade { line += ",\"profile_made\":" + JSONText.string(made) }
         }
         line += ",\"schema\":\(Self.schemaVersion)}\n"
         return line
@@ -86,7 +88,12 @@ public struct JSONLinesFormatter: LineFormatter {
             if let grams = contact.grams { line.append(fixed: grams, decimals: 2) } else { line.append("null") }
             line.append("}")
         }
-        line.append("]}\n")
+        line.append("]")
+        if let total = reading.totalGrams {
+            line.append(",\"total_grams\":")
+            line.append(fixed: total, decimals: 2)
+        }
+        line.append("}\n")
         return line.string
     }
 
@@ -157,7 +164,11 @@ public struct TextFormatter: LineFormatter {
             + record.description.identity.idString + "]"
         if let range = record.description.pressureRange, let axis = record.description.pressureAxis {
             line += ", \(axis.name) \(range.minimum)..\(range.maximum)"
-            if range.resolution > 0 { line += " (\(range.resolution)/g)" }
+            if let profile = record.profileText {
+                line += ", grams from " + profile
+            } else if range.resolution > 0 {
+                line += " (\(range.resolution)/g)"
+            }
         }
         line += ", " + record.classification.sensing.rawValue + "\n"
         return line
@@ -176,8 +187,10 @@ public struct TextFormatter: LineFormatter {
                 line += "  (" + NumberText.fixed(contact.ratio, 2) + "x)"
             }
             if contact.saturated { line += " !saturated" }
+            if contact.carrier { line += " [carrier]" }
             if contact.stable { line += " =" }
         }
+        if let total = reading.totalGrams { line += "  total " + unit.format(grams: total) }
         return line + "\n"
     }
 

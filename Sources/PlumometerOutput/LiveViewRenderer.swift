@@ -84,7 +84,9 @@ public struct LiveViewRenderer: Sendable {
             switch record.gramsSource {
             case .none: break
             case .resolution(let resolution): detail += " Grams from the axis resolution (\(resolution)/g)."
-            case .calibration: detail += " Grams from a calibration profile."
+            case .calibration:
+                // The reason may say the device reads grams by itself: a profile overrides that, so it is named.
+                detail = record.classification.sensing.rawValue + ": grams from " + (record.profileText ?? "") + "."
             }
             lines.append(style("2", fit(detail)))
         } else {
@@ -106,9 +108,13 @@ public struct LiveViewRenderer: Sendable {
             statusLine += "\(latest.contacts.count) contact" + (latest.contacts.count == 1 ? "" : "s")
             statusLine += "  t=" + NumberText.seconds(latest.time) + "  #\(content.sequence)   "
             if latest.resync { statusLine += "resynchronised   " }
+            if let total = latest.totalGrams, !latest.contacts.isEmpty {
+                statusLine += "total " + unit.format(grams: total) + "   "
+            }
         }
         if !content.status.isEmpty { statusLine += content.status + "   " }
-        statusLine += "[t] tare [c] clear [q] quit   bar: " + NumberText.fixed(barScale * 100, 0) + "% of full scale"
+        statusLine +=
+            "[t] tare [k] carrier [c] clear [q] quit   bar: " + NumberText.fixed(barScale * 100, 0) + "% of full scale"
         lines.append(style("2", fit(statusLine)))
         return lines
     }
@@ -154,6 +160,7 @@ public struct LiveViewRenderer: Sendable {
         ]
         if let grams = contact.grams { tail.append((NumberText.padLeft(unit.format(grams: grams), 11), nil)) }
         tail.append((contact.stable ? "  stable  " : "  settling", nil))
+        if contact.carrier { tail.append(("  carrier", nil)) }
         if contact.heaviest { tail.append(("  " + (colour ? "heaviest" : "* heaviest"), "1;33")) }
         if contact.saturated { tail.append(("  SATURATED (weight is at least this)", "31")) }
         return tail

@@ -13,7 +13,7 @@ import Testing
         let fit = try CLI.run(
             [
                 "calibrate", "--replay", twoPlums, "--point", "0:0", "--point", "50:us-quarter", "--point", "100:11.34",
-                "--point", "200:22.68", "--format", "json",
+                "--point", "200:22.68", "--save", "--format", "json",
             ],
             environment: environment
         )

@@ -78,7 +78,10 @@ import Testing
         let config = try CLI.temporaryDirectory()
         let environment = ["XDG_CONFIG_HOME": config.path]
         let fit = try CLI.run(
-            ["calibrate", "--replay", gramsPad, "--point", "0:0", "--point", "1000:1000", "--format", "json"],
+            [
+                "calibrate", "--replay", gramsPad, "--point", "0:0", "--point", "1000:1000", "--save", "--format",
+                "json",
+            ],
             environment: environment
         )
         let profile = try #require(try CLI.jsonObjects(fit).first?.string("profile"))

@@ -6,7 +6,7 @@ import Testing
 /// Golden screens of the live view: exact lines for given content and terminal sizes, with and without colour.
 @Suite struct LiveViewRendererTests {
     static let reason = "Its pressure axis is a force sensor with a resolution."
-    static let keys = "[t] tare [c] clear [q] quit   bar: "
+    static let keys = "[t] tare [k] carrier [c] clear [q] quit   bar: "
 
     /// The force pad reading two contacts: #17 the heaviest (half of full scale, 3000 g), #18 saturated.
     static let twoContacts = LiveViewContent(
@@ -163,7 +163,7 @@ import Testing
         #expect(
             renderer.lines(resync, columns: 200, rows: 24) == [
                 "plumometer  Force Pad  /dev/input/event7",
-                Self.reason + " Grams from a calibration profile.",
+                "force-grams: grams from the calibration profile /p.json (date made unknown).",
                 "",
                 "  Nothing on the surface. Place objects; only conductive ones (fingers, coins, fruit) register.",
                 "",

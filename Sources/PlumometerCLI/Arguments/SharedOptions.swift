@@ -14,7 +14,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
     case json
 }
 
-/// The options shared by everything that produces readings: stream, replay and demo.
+/// The options shared by everything that produces readings: stream, replay and demo (and, most of them, weigh).
 enum ReadingOptions {
     static let format = Option<OutputFormat>.choice(
         "format",
@@ -46,6 +46,12 @@ enum ReadingOptions {
         help: "Smooth reported forces (one-euro filter); raw pressure is always kept as read."
     )
     static let tare = Flag("tare", help: "Zero the readings of whatever rests on the surface when reading starts.")
+    static let carrier = Flag(
+        "carrier",
+        help:
+            "Tare the one contact down when reading starts as a carrier (k in the live view): its zero follows it when lifted, loaded and put back."
+    )
+    static let noProfile = Flag("no-profile", help: "Ignore the saved calibration profile of the device.")
     static let unit = Option<WeightUnit>.choice(
         "unit",
         value: "UNIT",
@@ -54,7 +60,9 @@ enum ReadingOptions {
     )
 
     /// The group, in the order help lists it (`-q, --quiet` last).
-    static let all: [any OptionDeclaration] = [format, interval, maxContacts, profile, smooth, tare, unit, Flag.quiet]
+    static let all: [any OptionDeclaration] = [
+        format, interval, maxContacts, profile, noProfile, smooth, tare, carrier, unit, Flag.quiet,
+    ]
 }
 
 /// The options that pace a recording: replay and demo.
@@ -86,6 +94,11 @@ extension ParsedArguments {
         settings.tareAtStart = flag(ReadingOptions.tare)
         settings.unit = try value(of: ReadingOptions.unit) ?? .grams
         settings.profilePath = try value(of: ReadingOptions.profile)
+        settings.carrierAtStart = flag(ReadingOptions.carrier)
+        settings.ignoreSavedProfile = flag(ReadingOptions.noProfile)
+        if settings.profilePath != nil && settings.ignoreSavedProfile {
+            throw usageError("Give either --profile or --no-profile, not both.")
+        }
         return settings
     }
 }

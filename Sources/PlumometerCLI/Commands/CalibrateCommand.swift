@@ -43,6 +43,10 @@ extension CalibrateCommand: Command {
             help: "Save the profile here instead of the default location."
         )
         static let noSave = Flag("no-save", help: "Print the fit but do not save a profile.")
+        static let save = Flag(
+            "save",
+            help: "With --replay: save the profile to the default location (a recording saves nothing unless asked)."
+        )
         static let format = Option<ReportFormat>.choice(
             "format",
             short: "f",
@@ -62,19 +66,23 @@ extension CalibrateCommand: Command {
         name: "calibrate",
         summary: "Fit grams to raw pressure from reference weights and save a per-device profile.",
         options: [
-            Options.device, Options.replay, Options.point, Options.reference, Options.output, Options.noSave,
-            Options.format, Options.minR2, Flag.quiet,
+            Options.device, Options.replay, Options.point, Options.reference, Options.output, Options.save,
+            Options.noSave, Options.format, Options.minR2, Flag.quiet,
         ],
         discussion: """
             A guided calibration stopped by SIGINT or SIGTERM saves nothing and exits 1 (unlike the other \
             commands, for which such a stop is a success: a calibration that did not finish is not one). \
             Profiles are JSON files under $XDG_CONFIG_HOME/plumometer/ (default ~/.config/plumometer/), one per \
-            device identity, applied automatically when that device is read. A fit with R\u{B2} >= 0.985 is good, \
-            >= 0.97 acceptable; below that it is refused. See docs/calibration.md.
+            device identity, applied (and announced) whenever that device is read. The guided flow follows one \
+            contact: put the carrier down alone and every reference on it; a contact added elsewhere, or the \
+            carrier lifted between references, stops it with the reason and nothing saved. With --replay nothing \
+            is saved unless --save or --output is given (a recording's identity is often a real device's). A fit \
+            with R\u{B2} >= 0.985 is good, >= 0.97 acceptable; below that it is refused; two points are \
+            'unchecked'. See docs/calibration.md.
             """,
         examples: [
             "plumometer calibrate -d /dev/input/event7 --reference us-quarter --reference '2x us-quarter'",
-            "plumometer demo --save demo.evemu && plumometer calibrate --replay demo.evemu --point 0:0 --point 1200:1200 --point 2400:2400 --no-save",
+            "plumometer demo --save demo.evemu && plumometer calibrate --replay demo.evemu --point 0:0 --point 1200:1200 --point 2400:2400",
         ]
     )
 
@@ -118,6 +126,10 @@ enum CalibrateCommand {
         if arguments.has(Options.device) && arguments.has(Options.replay) {
             throw arguments.usageError("Give either --device or --replay, not both.")
         }
+        let wantsSave = arguments.flag(Options.save)
+        if wantsSave && arguments.flag(Options.noSave) {
+            throw arguments.usageError("Give either --save or --no-save, not both.")
+        }
         let points = try arguments.values(of: Options.point)
         let references = try arguments.values(of: Options.reference)
         if !points.isEmpty && !references.isEmpty {
@@ -154,20 +166,25 @@ enum CalibrateCommand {
             throw CLIError.runtime("calibration of '\(description.name)' refused: \(error)")
         }
         var savedPath: String?
-        if !arguments.flag(Options.noSave) {
-            let path = try arguments.value(of: Options.output) ?? ProfileStore.defaultPath(for: description.identity)
+        // A recording's identity is often a real device's: its profile would apply to that device, so a replayed
+        // calibration is saved only when asked for.
+        let output = try arguments.value(of: Options.output)
+        let save = !arguments.flag(Options.noSave) && (!arguments.has(Options.replay) || output != nil || wantsSave)
+        if save {
+            let path = output ?? ProfileStore.defaultPath(for: description.identity)
             try ProfileStore.save(calibration, to: path)
             savedPath = path
         }
+        let why = arguments.flag(Options.noSave) ? "--no-save" : "a recording: --save or -o FILE saves it"
         let sink = FileDescriptorWriter.standardOutput()
         if try arguments.value(of: Options.format) == .json {
             try sink.write(json(calibration, savedPath: savedPath))
         } else {
-            try sink.write(text(calibration, savedPath: savedPath))
+            try sink.write(text(calibration, savedPath: savedPath, notSaved: why))
         }
     }
 
-    static func text(_ calibration: Calibration, savedPath: String?) -> String {
+    static func text(_ calibration: Calibration, savedPath: String?, notSaved: String = "--no-save") -> String {
         var lines = [
             "device:     \(calibration.device.name.forTerminal) [\(calibration.device.idString)]",
             "fit:        grams = " + NumberText.fixed(calibration.slope, 6) + " * pressure "
@@ -182,7 +199,10 @@ enum CalibrateCommand {
                     + NumberText.fixed(residual, 3) + " g"
             )
         }
-        lines.append(savedPath.map { "saved:      \($0)" } ?? "saved:      no (--no-save)")
+        if calibration.grade == .unchecked {
+            lines.append("note:       two points always fit a line; add a third reference weight to check it")
+        }
+        lines.append(savedPath.map { "saved:      \($0)" } ?? "saved:      no (\(notSaved))")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -245,7 +265,12 @@ struct CalibrationSource {
         case .device(let source):
             defer { source.close() }
             let driver = try Driver()
-            if let frame = source.initialFrame, try guide.consume(frame) { return guide.points }
+            if let frame = source.initialFrame, try guide.consume(frame) {
+                if let failure = guide.failure {
+                    throw CLIError.runtime("calibration refused: \(failure) Nothing was saved.")
+                }
+                return guide.points
+            }
             source.start(in: driver, into: guide)
             driver.work = { try source.due() }
             try driver.run()
@@ -253,68 +278,62 @@ struct CalibrationSource {
                 throw CLIError.runtime("calibration interrupted before every weight was captured; nothing was saved.")
             }
         }
+        if let failure = guide.failure {
+            throw CLIError.runtime("calibration refused: \(failure) Nothing was saved.")
+        }
         guard guide.isDone else {
-            throw CLIError.runtime(
-                "calibration incomplete: captured \(guide.points.count) of \(references.count + 1) stable readings. "
-                    + "Keep each weight still until it is captured."
-            )
+            throw CLIError.runtime("calibration incomplete: \(guide.incomplete) Nothing was saved.")
         }
         return guide.points
     }
 }
 
-/// The guided calibration as a consumer of frames: capture the carrier, then each reference weight, each once
-/// every contact is stable and the total pressure has risen clearly since the last capture.
+/// The guided calibration as a consumer of frames: the core's ``CalibrationGuide`` (one contact, followed from the
+/// carrier to the last reference) with its prompts and captures on stderr.
 final class GuidedCalibration: FrameConsumer {
-    let steps: [(label: String, grams: Double)]
-    private(set) var points: [CalibrationPoint] = []
-    private var tracker: WeightTracker
-    /// The smallest rise in total raw pressure that counts as "a weight was added": twice the stability tolerance
-    /// (4 g on a pad that reports grams, 2% of full scale otherwise), so a single coin registers.
-    let minimumRise: Double
+    private var guide: CalibrationGuide
+    /// Why the guide refused the session, once it did: nothing may be saved then.
+    private(set) var failure: CalibrationGuideError?
 
     init(references: [(label: String, grams: Double)], pressureRange: AxisInfo) {
-        var cumulative = 0.0
-        var steps: [(label: String, grams: Double)] = [("the carrier (finger, spoon or container) alone", 0)]
-        for reference in references {
-            cumulative += reference.grams
-            steps.append((reference.label, cumulative))
-        }
-        self.steps = steps
-        self.tracker = WeightTracker(pressureRange: pressureRange)
-        self.minimumRise = Swift.max(1, 2 * tracker.stabilityTolerancePressure)
+        guide = CalibrationGuide(references: references, pressureRange: pressureRange)
     }
 
-    var isDone: Bool { points.count == steps.count }
+    var points: [CalibrationPoint] { guide.points }
+    var isDone: Bool { guide.isDone }
+    /// The error for an input that ended before every step was captured.
+    var incomplete: CalibrationGuideError { guide.incomplete }
 
-    func prompt() -> String {
-        let step = steps[points.count]
-        if points.isEmpty { return "Step 1/\(steps.count): place \(step.label) and keep it still." }
-        return "Step \(points.count + 1)/\(steps.count): add \(step.label) (total "
-            + NumberText.fixed(step.grams, 2) + " g) and keep still."
+    func prompt() -> String { guide.prompt }
+
+    func consume(_ frame: ContactFrame) throws -> Bool {
+        try observe { () throws(CalibrationGuideError) in try guide.consume(frame) }
     }
-
-    func consume(_ frame: ContactFrame) throws -> Bool { observe(tracker.consume(frame)) }
 
     func tick(now: EventTime) throws -> Bool {
-        guard let reading = tracker.tick(now: now) else { return false }
-        return observe(reading)
+        try observe { () throws(CalibrationGuideError) in try guide.tick(now: now) }
     }
 
-    var nextDeadline: EventTime? { tracker.nextStabilityDeadline }
+    var nextDeadline: EventTime? { guide.nextDeadline }
 
-    /// Captures a point when the reading is stable and clearly heavier than the last; true when done.
-    private func observe(_ reading: Reading) -> Bool {
-        guard !isDone, !reading.contacts.isEmpty, reading.contacts.allSatisfy(\.stable) else { return isDone }
-        let total = reading.contacts.reduce(0.0) { $0 + Double($1.pressure) }
-        // Only a rise counts: a weight lifted, or a carrier shifting lighter, is not the next reference.
-        if let last = points.last, total - last.pressure < minimumRise { return false }
-        let step = steps[points.count]
-        points.append(CalibrationPoint(pressure: total, grams: step.grams))
+    /// Runs one step of the guide; says what was captured and what comes next. A refusal stops reading.
+    private func observe(
+        _ step: () throws(CalibrationGuideError) -> CalibrationPoint?
+    ) throws -> Bool {
+        guard failure == nil, !guide.isDone else { return true }
+        let point: CalibrationPoint?
+        do throws(CalibrationGuideError) {
+            point = try step()
+        } catch {
+            failure = error
+            return true
+        }
+        guard let point else { return false }
         Diagnostics.writeError(
-            "  captured: pressure " + NumberText.fixed(total, 0) + " for " + NumberText.fixed(step.grams, 2) + " g\n"
+            "  captured: pressure " + NumberText.fixed(point.pressure, 1) + " for " + NumberText.fixed(point.grams, 2)
+                + " g\n"
         )
-        if !isDone { Diagnostics.writeError(prompt() + "\n") }
-        return isDone
+        if !guide.isDone { Diagnostics.writeError(guide.prompt + "\n") }
+        return guide.isDone
     }
 }

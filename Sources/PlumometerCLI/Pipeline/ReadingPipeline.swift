@@ -9,6 +9,10 @@ struct ReadingSettings: Sendable {
     var maxContacts: Int?
     var smooth = false
     var tareAtStart = false
+    /// `--carrier`: tare the one contact down where reading starts as a carrier.
+    var carrierAtStart = false
+    /// `--no-profile`: read without the saved calibration profile of the device.
+    var ignoreSavedProfile = false
     var unit: WeightUnit = .grams
     var profilePath: String?
 }
@@ -40,10 +44,20 @@ final class ReadingPipeline: FrameConsumer {
         self.record = record
         self.settings = settings
         self.output = output
+        self.tracker = Self.tracker(for: record.description, calibration: calibration, smooth: settings.smooth)
+    }
+
+    /// The tracker every reading command uses for a device: its pressure range, its position scale (a carrier is
+    /// recognised within millimetres), the calibration and `--smooth`.
+    static func tracker(for description: DeviceDescription, calibration: Calibration?, smooth: Bool) -> WeightTracker {
         var configuration = TrackerConfiguration()
-        if settings.smooth { configuration.smoothing = .oneEuro() }
-        let range = record.description.pressureRange ?? AxisInfo(minimum: 0, maximum: 0)
-        self.tracker = WeightTracker(pressureRange: range, configuration: configuration, calibration: calibration)
+        if smooth { configuration.smoothing = .oneEuro() }
+        return WeightTracker(
+            pressureRange: description.pressureRange ?? AxisInfo(minimum: 0, maximum: 0),
+            configuration: configuration,
+            calibration: calibration,
+            positionScale: PositionScale(description)
+        )
     }
 
     /// Announces the device (the `device` record), then reports what rests on it at open, tared with `--tare`.
@@ -51,12 +65,12 @@ final class ReadingPipeline: FrameConsumer {
         try output.device(record)
         switch tareStart {
         case .atFirstFrame:
-            tareOnFirstFrame = settings.tareAtStart
+            tareOnFirstFrame = settings.tareAtStart || settings.carrierAtStart
         case .atOpen(let frame):
-            guard let frame else { return }
-            _ = tracker.consume(frame)
-            if settings.tareAtStart { tracker.tare() }
-            try emit(tracker.current)
+            if let frame { _ = tracker.consume(frame) }
+            // With nothing down a tare is zero, and `--carrier` says there is no carrier.
+            takeStartTare()
+            if frame != nil { try emit(tracker.current) }
         }
     }
 
@@ -65,7 +79,7 @@ final class ReadingPipeline: FrameConsumer {
         if tareOnFirstFrame {
             // `--tare` on a recording: zero what rests on the surface where the recording starts.
             tareOnFirstFrame = false
-            tracker.tare()
+            takeStartTare()
             reading = tracker.current
         }
         try emit(reading)
@@ -98,14 +112,43 @@ final class ReadingPipeline: FrameConsumer {
         }
     }
 
-    func tare() {
-        tracker.tare()
-        output.status("tared")
+    /// The `t` key: tares the contacts down now and shows the result at once (a resting object sends no events).
+    func tare() throws {
+        let count = tracker.tare()
+        output.status(count == 0 ? "nothing to tare" : "tared")
+        try emit(tracker.current)
     }
 
-    func clearTare() {
+    /// The `k` key: tares the one contact down as a carrier; a refusal is a status, and nothing changes.
+    func tareCarrier() throws {
+        do throws(TareError) {
+            let id = try tracker.tareCarrier()
+            output.status("carrier #\(id) tared: lift it, load it, put it back")
+        } catch .nothingDown {
+            output.status("carrier: put exactly one contact down (nothing is down)")
+        } catch .severalDown(let count) {
+            output.status("carrier: put exactly one contact down (\(count) are down)")
+        }
+        try emit(tracker.current)
+    }
+
+    /// The `c` key: removes every tare, the carrier's too.
+    func clearTare() throws {
         tracker.clearTare()
         output.status("tare cleared")
+        try emit(tracker.current)
+    }
+
+    /// `--tare` and `--carrier` where reading starts. A carrier that cannot be tared is said on stderr and reading
+    /// goes on without it.
+    private func takeStartTare() {
+        if settings.tareAtStart { tracker.tare() }
+        guard settings.carrierAtStart else { return }
+        do throws(TareError) {
+            try tracker.tareCarrier()
+        } catch {
+            Diagnostics.error("--carrier: \(error)")
+        }
     }
 
     /// Writes whatever `--interval` held back: the latest state always reaches the output.

@@ -70,21 +70,31 @@ final class ReadingSession {
                     + (kind == .device ? " 'plumometer list' shows which devices can." : "")
             )
         }
-        let calibration = try ProfileStore.calibration(for: description, explicitPath: settings.profilePath)
+        let profile = try ProfileStore.profile(
+            for: description,
+            explicitPath: settings.profilePath,
+            ignoreSaved: settings.ignoreSavedProfile
+        )
         let classification = DeviceClassifier.classify(description)
         if kind == .device, classification.sensing == .contactSize {
             Diagnostics.note(
                 "\(description.name): \(classification.reason) Percentages compare contact sizes, not weights."
             )
         }
-        let record = DeviceRecord(
+        var record = DeviceRecord(
             path: path,
             description: description,
             time: time,
             classification: classification,
-            gramsSource: Self.gramsSource(description, profile: calibration?.1)
+            gramsSource: Self.gramsSource(description, profile: profile?.path)
         )
-        let pipeline = ReadingPipeline(record: record, calibration: calibration?.0, settings: settings, output: output)
+        record.profileMade = profile?.made
+        let pipeline = ReadingPipeline(
+            record: record,
+            calibration: profile?.calibration,
+            settings: settings,
+            output: output
+        )
         self.pipeline = pipeline
         try pipeline.start(tare)
         attachKeys()

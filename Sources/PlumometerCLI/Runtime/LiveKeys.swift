@@ -1,7 +1,7 @@
 import PlumometerLinux
 
-/// The live view's controls: `t` tares, `c` clears the tare, `q` quits (read from the terminal in raw mode), and a
-/// redraw when the terminal is resized. One place for every command that shows the live view.
+/// The live view's controls, in either case: `t` tares, `k` tares the one contact down as a carrier, `c` clears
+/// the tare, `q` quits (read from the terminal in raw mode); and a redraw when the terminal is resized. One place for every command that shows the live view.
 enum LiveKeys {
     /// With a live view: redraws it on SIGWINCH, puts stdin in raw mode and watches it in `driver`. Returns the
     /// keyboard to restore, or nil without a live view or when stdin is not a terminal.
@@ -21,9 +21,11 @@ enum LiveKeys {
                 return
             }
             for key in keys {
-                switch key {
-                case UInt8(ascii: "t"): pipeline()?.tare()
-                case UInt8(ascii: "c"): pipeline()?.clearTare()
+                // Either case: a user with Caps Lock on still gets the key.
+                switch key | 0x20 {
+                case UInt8(ascii: "t"): try pipeline()?.tare()
+                case UInt8(ascii: "k"): try pipeline()?.tareCarrier()
+                case UInt8(ascii: "c"): try pipeline()?.clearTare()
                 case UInt8(ascii: "q"): driver.finish()
                 default: break
                 }

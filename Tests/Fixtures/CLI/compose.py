@@ -96,3 +96,20 @@ for level in (150, 156, 162, 140, 168):
         s.frame([(3, MP, level + (i % 2))], step=0.1)
 s.frame([(3, TID, -1), (1, BTN_TOUCH, 0)])
 write("grams-pad.coins.evemu", pad, s)
+
+# A carrier tare: a spoon resting at ~150 for a second, lifted, loaded with 270 g and put back 1 mm (40 units) from
+# where it lifted, held still at ~420; then a second object elsewhere. A guided calibration must refuse it (the
+# carrier lifted between references); `weigh --carrier` reads the 270 g.
+s = Script(400.0)
+s.frame([(3, SLOT, 0), (3, TID, 21), (3, MX, 3500), (3, MY, 2200), (3, MP, 150), (1, BTN_TOUCH, 1)], step=0.1)
+for i in range(10):
+    s.frame([(3, MP, 150 + (i % 2))], step=0.1)
+s.frame([(3, TID, -1), (1, BTN_TOUCH, 0)], step=0.8)
+s.frame([(3, TID, 22), (3, MX, 3540), (3, MY, 2200), (3, MP, 400), (1, BTN_TOUCH, 1)], step=0.05)
+for i in range(12):
+    s.frame([(3, MP, 420 + (i % 2))], step=0.1)
+s.frame([(3, SLOT, 1), (3, TID, 23), (3, MX, 800), (3, MY, 900), (3, MP, 100)], step=0.1)
+for i in range(8):
+    s.frame([(3, MP, 100 + (i % 2))], step=0.1)
+s.frame([(3, TID, -1), (3, SLOT, 0), (3, TID, -1), (1, BTN_TOUCH, 0)])
+write("grams-pad.carrier.evemu", pad, s)

@@ -1,0 +1,289 @@
+import PlumometerCore
+import PlumometerLinux
+import PlumometerOutput
+import PlumometerRecording
+
+extension WeighCommand: Command {
+    /// `weigh`'s own options; the tare, profile and unit options are the reading commands' (``ReadingOptions``).
+    enum Options {
+        static let device = Option<String>(
+            "device",
+            short: "d",
+            value: "PATH|NAME",
+            completion: .deviceNode,
+            help: "The device: /dev/input/eventN, or a substring of its name. Default: the best force-sensing device."
+        )
+        static let replay = Option<String>(
+            "replay",
+            value: "FILE",
+            completion: .file,
+            help: "Weigh what a recording shows instead of a device (evemu or libinput record)."
+        )
+        static let format = Option<WeighFormat>.choice(
+            "format",
+            short: "f",
+            cases: WeighFormat.allCases,
+            help: "text: one line per contact and the total; jsonl: exactly one frame object (default text)."
+        )
+        static let timeout = Option<Double>.number(
+            "timeout",
+            value: "SECONDS",
+            maximum: 86_400,
+            help: "Give up (exit 1) when nothing rests still within SECONDS (default 30; a recording's own time)."
+        )
+    }
+
+    static let spec = CommandSpec(
+        name: "weigh",
+        summary: "A kitchen scale in one command: wait until everything down rests still, print its weights, exit.",
+        options: [
+            Options.device, Options.replay, Options.format, Options.timeout, ReadingOptions.tare,
+            ReadingOptions.carrier, ReadingOptions.profile, ReadingOptions.noProfile, ReadingOptions.unit, Flag.quiet,
+        ],
+        discussion: """
+            Waits until every contact down is stable (its value kept within the tolerance for half a second), then \
+            prints each contact's settled weight, heaviest first (grams when known, else percent of full scale), \
+            and the total in grams, and exits 0. With --tare or --carrier the zero is taken where reading starts \
+            and weigh waits for something else to rest: an object placed beside what was tared, or the carrier \
+            put back loaded. -f jsonl prints exactly one `frame` object (docs/output-format.md) and nothing else \
+            on stdout. A timeout (wall clock on a device, the recording's kernel time on a recording), the end of \
+            a recording, or a stop by SIGINT/SIGTERM before a stable reading exits 1.
+            """,
+        examples: [
+            "plumometer weigh",
+            "plumometer weigh --carrier --timeout 60     # tare the spoon, lift it, fill it, put it back",
+            "plumometer demo --save demo.evemu && plumometer weigh --replay demo.evemu -f jsonl",
+        ]
+    )
+}
+
+/// What `weigh` prints.
+enum WeighFormat: String, CaseIterable, Sendable {
+    case text
+    case jsonl
+}
+
+/// `plumometer weigh`: one settled reading of everything down, from a device or a recording, then exit.
+enum WeighCommand {
+    static func run(_ arguments: ParsedArguments) throws {
+        if arguments.has(Options.device) && arguments.has(Options.replay) {
+            throw arguments.usageError("Give either --device or --replay, not both.")
+        }
+        let profilePath = try arguments.value(of: ReadingOptions.profile)
+        let ignoreSaved = arguments.flag(ReadingOptions.noProfile)
+        if profilePath != nil && ignoreSaved {
+            throw arguments.usageError("Give either --profile or --no-profile, not both.")
+        }
+        let timeout = try arguments.value(of: Options.timeout) ?? 30
+        let format = try arguments.value(of: Options.format) ?? .text
+        let unit = try arguments.value(of: ReadingOptions.unit) ?? .grams
+        let start = StartTare(
+            tare: arguments.flag(ReadingOptions.tare),
+            carrier: arguments.flag(ReadingOptions.carrier)
+        )
+
+        let weighing: Weighing
+        let path: String
+        if let file = try arguments.value(of: Options.replay) {
+            let recorded = try RecordingFile.device(file, selector: nil)
+            path = recorded.description.path
+            weighing = try Weighing(recorded.description, path: path, start: start, profile: (profilePath, ignoreSaved))
+            try weighing.weigh(recorded, timeout: timeout)
+        } else {
+            let source = try LiveSource(path: try DeviceTarget(arguments.value(of: Options.device)).resolve())
+            defer { source.close() }
+            path = source.path
+            weighing = try Weighing(source.description, path: path, start: start, profile: (profilePath, ignoreSaved))
+            try weighing.weigh(source, timeout: timeout)
+        }
+        guard let reading = weighing.result else { throw weighing.whyNoReading(timeout: timeout) }
+        let sink = FileDescriptorWriter.standardOutput()
+        switch format {
+        case .jsonl: try sink.write(JSONLinesFormatter().frame(reading, sequence: 1, device: path) ?? "")
+        case .text: try sink.write(text(reading, unit: unit))
+        }
+    }
+
+    /// One line per contact, heaviest first (`#418   72.0 g  heaviest`), then `total   107.5 g` when grams are known.
+    static func text(_ reading: Reading, unit: WeightUnit) -> String {
+        let contacts = reading.contacts.sorted { $0.rank < $1.rank }
+        let idWidth = contacts.map { "#\($0.id)".count }.max() ?? 0
+        var text = ""
+        for contact in contacts {
+            var line = padRight("#\(contact.id)", Swift.max(idWidth, 5)) + " "
+            line += NumberText.padLeft(
+                contact.grams.map { unit.format(grams: $0) } ?? NumberText.fixed(contact.percent, 1) + "%",
+                10
+            )
+            if contact.heaviest && contacts.count > 1 { line += "  heaviest" }
+            if contact.carrier { line += "  carrier" }
+            if contact.saturated { line += "  saturated (the weight is at least this)" }
+            text += line + "\n"
+        }
+        if let total = reading.totalGrams {
+            text +=
+                padRight("total", Swift.max(idWidth, 5)) + " "
+                + NumberText.padLeft(unit.format(grams: total), 10) + "\n"
+        }
+        return text
+    }
+
+    /// `text` followed by spaces up to `width` characters.
+    private static func padRight(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: Swift.max(0, width - text.count))
+    }
+}
+
+/// `--tare` and `--carrier`, taken where reading starts.
+struct StartTare {
+    var tare: Bool
+    var carrier: Bool
+}
+
+/// Weighing as a consumer of frames: the reading pipeline's tracker, stopped at the first reading in which every
+/// contact down is stable.
+///
+/// With a tare taken at the start, that reading must hold something other than what was tared (a new contact, or
+/// the carrier put back, which is a new contact too): the tared objects alone, at rest, read zero and are not a
+/// weighing.
+final class Weighing: FrameConsumer {
+    /// The first reading in which every contact down is stable.
+    private(set) var result: Reading?
+    private var tracker: WeightTracker
+    private let start: StartTare
+    private let path: String
+    private var startTaken = false
+    /// The contacts zeroed where reading started.
+    private var tared: Set<Int> = []
+    /// On a recording: the kernel time at which to give up.
+    private var kernelDeadline: EventTime?
+    private var timedOut = false
+
+    /// Looks up the device's profile (announced on stderr) and prepares its tracker.
+    init(
+        _ description: DeviceDescription,
+        path: String,
+        start: StartTare,
+        profile: (path: String?, ignoreSaved: Bool)
+    ) throws {
+        guard description.pressureAxis != nil else {
+            throw CLIError.runtime(
+                "\(path) ('\(description.name)') has no pressure axis (neither ABS_MT_PRESSURE nor ABS_PRESSURE), so it cannot weigh anything."
+            )
+        }
+        let found = try ProfileStore.profile(
+            for: description,
+            explicitPath: profile.path,
+            ignoreSaved: profile.ignoreSaved
+        )
+        tracker = ReadingPipeline.tracker(for: description, calibration: found?.calibration, smooth: false)
+        self.start = start
+        self.path = path
+    }
+
+    /// Plays a recording until a stable reading, its end (with a second for what rests at the end to settle) or
+    /// `timeout` seconds of its own time.
+    func weigh(_ recorded: RecordedDevice, timeout: Double) throws {
+        var player = RecordingPlayer(recorded)
+        kernelDeadline = player.startTime.adding(seconds: timeout)
+        Diagnostics.note("weighing what \(path) shows once it rests still")
+        if try !player.play(until: nil, into: self), player.failure == nil {
+            _ = try player.play(until: player.lastTime.adding(seconds: 1), into: self)
+        }
+        if let failure = player.failure, result == nil { throw failure }
+    }
+
+    /// Reads a device until a stable reading, `timeout` seconds of the wall clock, or a stop signal.
+    func weigh(_ source: LiveSource, timeout: Double) throws {
+        let driver = try Driver()
+        if let frame = source.initialFrame, try consume(frame) { return }
+        try takeStartTare(nil)
+        Diagnostics.note("put what to weigh on \(path) and keep it still (up to \(NumberText.trimmed(timeout)) s)")
+        let deadline = MonotonicClock.now().adding(seconds: timeout)
+        source.start(in: driver, into: self)
+        driver.work = { [unowned self] in
+            let now = MonotonicClock.now()
+            guard now < deadline else {
+                self.timedOut = true
+                return .finished
+            }
+            return try source.due().sooner(.within(deadline.microseconds - now.microseconds))
+        }
+        try driver.run()
+        if driver.stoppedBySignal && result == nil {
+            throw CLIError.runtime("stopped before everything on \(path) rested still; nothing was weighed.")
+        }
+    }
+
+    /// Why there is no reading: the timeout, or the input ended.
+    func whyNoReading(timeout: Double) -> CLIError {
+        let down = tracker.contactIDs.count
+        let state =
+            down == 0
+            ? "nothing is down" : "\(down) contact\(down == 1 ? " is" : "s are") down, not all of them still"
+        if timedOut {
+            return CLIError.runtime(
+                "no stable reading on \(path) within \(NumberText.trimmed(timeout)) s (\(state)); keep the objects "
+                    + "still for half a second, or give a longer --timeout SECONDS."
+            )
+        }
+        return CLIError.runtime(
+            "\(path) ended without a stable reading (\(state)): nothing rested still for half a second"
+                + (tared.isEmpty ? "." : " apart from what was tared at the start.")
+        )
+    }
+
+    func consume(_ frame: ContactFrame) throws -> Bool {
+        if expired(frame.time) { return true }
+        var reading = tracker.consume(frame)
+        if !startTaken {
+            try takeStartTare(frame)
+            reading = tracker.current
+        }
+        return check(reading)
+    }
+
+    func tick(now: EventTime) throws -> Bool {
+        if expired(now) { return true }
+        guard let reading = tracker.tick(now: now) else { return false }
+        return check(reading)
+    }
+
+    var nextDeadline: EventTime? {
+        switch (tracker.nextDeadline, kernelDeadline) {
+        case (let a?, let b?): return Swift.min(a, b)
+        case (let a, let b): return a ?? b
+        }
+    }
+
+    /// Whether a recording's time ran past the timeout.
+    private func expired(_ time: EventTime) -> Bool {
+        guard let kernelDeadline, time >= kernelDeadline, result == nil else { return false }
+        timedOut = true
+        return true
+    }
+
+    /// Takes `--tare` and `--carrier` on what rests where reading starts (`frame`, already consumed).
+    private func takeStartTare(_ frame: ContactFrame?) throws {
+        guard !startTaken else { return }
+        startTaken = true
+        if start.tare { tracker.tare() }
+        if start.carrier {
+            do throws(TareError) {
+                try tracker.tareCarrier()
+            } catch {
+                throw CLIError.runtime("--carrier on \(path): \(error)")
+            }
+        }
+        if start.tare || start.carrier { tared = Set(tracker.contactIDs) }
+    }
+
+    /// Keeps the first reading in which every contact down is stable (and one of them was not tared at the start).
+    private func check(_ reading: Reading) -> Bool {
+        guard result == nil, !reading.contacts.isEmpty, reading.contacts.allSatisfy(\.stable),
+            reading.contacts.contains(where: { !tared.contains($0.id) })
+        else { return result != nil }
+        result = reading
+        return true
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import PlumometerTestSupport
+import Testing
+
+/// `plumometer weigh` on recordings: the first reading in which everything down is stable, heaviest first with the
+/// total; exactly one JSON frame; exit 1 with the reason at the end of a recording or the timeout; tare, carrier,
+/// profile and unit apply.
+@Suite struct WeighTests {
+    @Test func theDemoWeighsItsFirstPlum() throws {
+        let demo = try GuidedCalibrationOneContactTests.demoRecording()
+        let result = try CLI.run(["weigh", "--replay", demo])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "#417      72.3 g\ntotal     72.3 g\n")
+        let ounces = try CLI.run(["weigh", "--replay", demo, "--unit", "oz"])
+        #expect(ounces.stdout == "#417     2.55 oz\ntotal    2.55 oz\n")
+    }
+
+    @Test func jsonlIsExactlyOneFrameObject() throws {
+        let demo = try GuidedCalibrationOneContactTests.demoRecording()
+        let result = try CLI.run(["weigh", "--replay", demo, "-f", "jsonl"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try CLI.jsonObjects(result)
+        #expect(records.count == 1)
+        let frame = try #require(records.first)
+        #expect(frame.string("type") == "frame")
+        #expect(frame.int("seq") == 1)
+        let contacts = frame.objects("contacts")
+        #expect(!contacts.isEmpty)
+        #expect(contacts.allSatisfy { $0.bool("stable") == true })
+        #expect(frame.number("total_grams") == contacts.compactMap { $0.number("grams") }.reduce(0, +))
+    }
+
+    @Test func severalContactsHeaviestFirstWithTheTotal() throws {
+        // With --tare the demo's first plum is zeroed as it lands (pressure 1), so weigh waits for a scene with
+        // something new: the second plum beside it.
+        let demo = try GuidedCalibrationOneContactTests.demoRecording()
+        let result = try CLI.run(["weigh", "--replay", demo, "--tare"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "#417      70.7 g  heaviest\n#418      59.4 g\ntotal    130.0 g\n")
+    }
+
+    @Test func theCarrierIsTaredWhereReadingStartsAndFollowed() throws {
+        let result = try CLI.run(["weigh", "--replay", CLI.fixture("grams-pad.carrier.evemu"), "--carrier"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "#22      270.4 g  carrier\ntotal    270.4 g\n")
+        // Without the carrier tare the spoon alone is weighed at once.
+        let plain = try CLI.run(["weigh", "--replay", CLI.fixture("grams-pad.carrier.evemu")])
+        #expect(plain.stdout == "#21      150.5 g\ntotal    150.5 g\n")
+    }
+
+    @Test func percentWhenGramsAreUnknown() throws {
+        // A Magic Trackpad declares no resolution: percent of full scale, and no total.
+        let directory = try CLI.temporaryDirectory()
+        let file = directory.appendingPathComponent("rest.evemu").path
+        var text = try String(contentsOfFile: CLI.fixture("magic-trackpad-2.two-plums.evemu"), encoding: .utf8)
+        // Keep only the first frame: one plum at 100 of 253 that then rests for ever.
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let firstEnd = try #require(lines.firstIndex { $0.hasPrefix("E:") && $0.hasSuffix("0000 0000 0000") })
+        text = lines[...firstEnd].joined(separator: "\n") + "\n"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["weigh", "--replay", file])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "#10        39.5%\n")
+    }
+
+    @Test func theEndOfARecordingOrTheTimeoutExitsOne() throws {
+        // Both plums lift before either rests for half a second.
+        let ended = try CLI.run(["weigh", "--replay", CLI.fixture("magic-trackpad-2.two-plums.evemu")])
+        #expect(ended.status == 1)
+        #expect(ended.stdout.isEmpty)
+        #expect(ended.stderr.contains("ended without a stable reading"))
+        let demo = try GuidedCalibrationOneContactTests.demoRecording()
+        let timeout = try CLI.run(["weigh", "--replay", demo, "--timeout", "0.3", "-f", "jsonl"])
+        #expect(timeout.status == 1)
+        #expect(timeout.stdout.isEmpty)
+        #expect(timeout.stderr.contains("no stable reading on \(demo) within 0.3 s"))
+        #expect(timeout.stderr.contains("--timeout SECONDS"))
+        let usage = try CLI.run(["weigh", "--replay", demo, "--timeout", "0"])
+        #expect(usage.status == 2)
+    }
+
+    @Test func aCalibrationProfileApplies() throws {
+        let (environment, profile) = try ProfileNoticeTests.demoProfile()
+        let demo = try GuidedCalibrationOneContactTests.demoRecording()
+        let result = try CLI.run(["weigh", "--replay", demo], environment: environment)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("grams from the calibration profile \(profile)"))
+        #expect(result.stdout == "#417     144.3 g\ntotal    144.3 g\n", "2 g per unit")
+    }
+}
