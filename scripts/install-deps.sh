@@ -20,6 +20,8 @@ if [[ "${1:-}" == "--test" ]]; then
     # SVG plots to PNG, so the picture tests check them with a real renderer.
     packages+=(umockdev libumockdev-dev python3 python3-gi gir1.2-umockdev-1.0 evemu-tools evtest librsvg2-bin)
     packages+=(man-db groff-base bash zsh fish)
+    # python3-pyte, a terminal emulator, reads the live view off a pseudo-terminal (Tests/Scripts/live_screen.py).
+    packages+=(python3-pyte)
 fi
 
 # Ask dpkg which are missing: nothing is assumed, but a machine that has them all needs no root, no network.

@@ -8,6 +8,12 @@ enum OutputFormat: String, CaseIterable, Sendable {
     case live
 }
 
+/// What the live view draws: the pad to scale with a circle per contact, or a bar per contact.
+enum LiveViewMode: String, CaseIterable, Sendable {
+    case map
+    case bars
+}
+
 /// The formats of a one-shot report (`list`, `calibrate`'s fit).
 enum ReportFormat: String, CaseIterable, Sendable {
     case text
@@ -53,8 +59,21 @@ enum ReadingOptions {
         help: "Unit for weights in text and live output (JSON and CSV stay in grams)."
     )
 
+    static let summary = Flag(
+        "summary",
+        help: "At the end, write a summary of the session (a summary record, a table or a CSV comment block)."
+    )
+    static let view = Option<LiveViewMode>.choice(
+        "view",
+        value: "VIEW",
+        cases: LiveViewMode.allCases,
+        help: "Live view at start: map (the pad to scale) or bars; m switches. Default: map with positions."
+    )
+
     /// The group, in the order help lists it (`-q, --quiet` last).
-    static let all: [any OptionDeclaration] = [format, interval, maxContacts, profile, smooth, tare, unit, Flag.quiet]
+    static let all: [any OptionDeclaration] = [
+        format, interval, maxContacts, profile, smooth, summary, tare, unit, view, Flag.quiet,
+    ]
 }
 
 /// The options that pace a recording: replay and demo.
@@ -86,6 +105,8 @@ extension ParsedArguments {
         settings.tareAtStart = flag(ReadingOptions.tare)
         settings.unit = try value(of: ReadingOptions.unit) ?? .grams
         settings.profilePath = try value(of: ReadingOptions.profile)
+        settings.summary = flag(ReadingOptions.summary)
+        settings.view = try value(of: ReadingOptions.view)
         return settings
     }
 }
