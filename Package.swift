@@ -53,6 +53,7 @@ let package = Package(
             name: "PlumometerCLI",
             dependencies: [
                 "PlumometerCore", "PlumometerRecording", "PlumometerDemo", "PlumometerOutput", "PlumometerLinux",
+                "PlumometerPictures",
             ],
             swiftSettings: strictSettings
         ),

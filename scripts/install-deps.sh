@@ -22,6 +22,8 @@ if [[ "${1:-}" == "--test" ]]; then
     packages+=(man-db groff-base bash zsh fish)
     # udev brings `udevadm test` and its input_id builtin, which test udev/70-plumometer.rules.
     packages+=(udev)
+    # python3-pyte, a terminal emulator, reads the live view off a pseudo-terminal (Tests/Scripts/live_screen.py).
+    packages+=(python3-pyte)
 fi
 
 # Ask dpkg which are missing: nothing is assumed, but a machine that has them all needs no root, no network.

@@ -43,6 +43,9 @@ public struct LiveViewRenderer: Sendable {
     /// The force a full bar stands for: auto-ranged like a meter, so five plums on a 6 kg pad are not all
     /// invisible slivers. It only grows during a run (bars never jump back), in 1-2-5 steps up to full scale.
     private(set) var barScale = 0.01
+    /// A contact's position for the bars' position column (`x 42 y 17 mm`, `left`), or nil for no column: set by
+    /// the caller, which knows the surface (PlumometerPictures' `PadGeometry.positionText`).
+    public var position: (@Sendable (ContactReading) -> String?)?
 
     /// Switches to the alternate screen and hides the cursor: the user's scrollback is left as it was.
     public static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l"
@@ -60,15 +63,41 @@ public struct LiveViewRenderer: Sendable {
     ///   - content: what to show.
     ///   - columns: the terminal's width (at least 20 is assumed).
     ///   - rows: the terminal's height.
+    ///   - body: draws the part between the header and the footer instead of the bars (the live map): given the
+    ///     columns and rows it may use, its lines, or nil for the bars.
     /// - Returns: the text that redraws the terminal in place.
-    public mutating func screen(_ content: LiveViewContent, columns: Int, rows: Int) -> String {
-        "\u{1B}[H" + lines(content, columns: columns, rows: rows).map { $0 + "\u{1B}[K" }.joined(separator: "\r\n")
+    public mutating func screen(
+        _ content: LiveViewContent,
+        columns: Int,
+        rows: Int,
+        body: ((_ columns: Int, _ rows: Int) -> [String]?)? = nil
+    ) -> String {
+        "\u{1B}[H"
+            + lines(content, columns: columns, rows: rows, body: body).map { $0 + "\u{1B}[K" }.joined(
+                separator: "\r\n"
+            )
             + "\u{1B}[J"
     }
 
+    /// Grows the bar scale to the heaviest of `contacts` (in 1-2-5 steps, never shrinking), as drawing them does.
+    public mutating func growScale(for contacts: [ContactReading]) {
+        let largest = contacts.map(\.force).max() ?? 0
+        while barScale < 1 && largest > barScale {
+            barScale = Self.nextScale(after: barScale)
+        }
+    }
+
+    /// The force a full bar (or the largest circle of the map) stands for, as a fraction of full scale.
+    public var scale: Double { barScale }
+
     /// The screen's lines, colour codes included, without the cursor and clearing codes; grows the bar scale to
     /// the heaviest contact shown.
-    mutating func lines(_ content: LiveViewContent, columns: Int, rows: Int) -> [String] {
+    mutating func lines(
+        _ content: LiveViewContent,
+        columns: Int,
+        rows: Int,
+        body: ((_ columns: Int, _ rows: Int) -> [String]?)? = nil
+    ) -> [String] {
         var lines: [String] = []
         let width = max(20, columns)
         // Every line is cut to the width less one column, so the terminal never wraps and redraws stay in place.
@@ -88,15 +117,21 @@ public struct LiveViewRenderer: Sendable {
                 // The reason may say the device reads grams by itself: a profile overrides that, so it is named.
                 detail = record.classification.sensing.rawValue + ": grams from " + (record.profileText ?? "") + "."
             }
-            lines.append(style("2", fit(detail)))
+            // The note wraps at word boundaries (three lines at most), so what it says is not cut off.
+            lines += Self.wrap(detail.forTerminal, width: width - 1, maximumLines: 3).map { style("2", $0) }
         } else {
             lines.append(style("1", "plumometer") + "  waiting for a device")
         }
         lines.append("")
+        // Header, a blank row, the body, a blank row and the status line.
+        let bodyRows = max(1, rows - lines.count - 2)
         if let removedPath = content.removedPath {
             lines.append(fit("  " + removedPath.forTerminal + " was removed; waiting for it to come back."))
+        } else if let body, content.record != nil, let drawn = body(width - 1, bodyRows) {
+            growScale(for: content.reading?.contacts ?? [])
+            lines += drawn
         } else if let latest = content.reading, !latest.contacts.isEmpty {
-            lines += contactLines(latest.contacts, width: width, rows: rows)
+            lines += contactLines(latest.contacts, width: width, rows: rows, bodyRows: bodyRows, record: content.record)
         } else {
             lines.append(
                 fit("  Nothing on the surface. Place objects; only conductive ones (fingers, coins, fruit) register.")
@@ -106,39 +141,81 @@ public struct LiveViewRenderer: Sendable {
         var statusLine = ""
         if let latest = content.reading {
             statusLine += "\(latest.contacts.count) contact" + (latest.contacts.count == 1 ? "" : "s")
-            statusLine += "  t=" + NumberText.seconds(latest.time) + "  #\(content.sequence)   "
+            // The session's elapsed time (from when reading the device started), not the kernel's seconds since
+            // boot.
+            let start = content.record?.time ?? latest.time
+            let elapsed = Double(max(0, latest.time.microseconds - start.microseconds)) / 1e6
+            statusLine += "  " + NumberText.fixed(elapsed, 1) + " s  #\(content.sequence)   "
             if latest.resync { statusLine += "resynchronised   " }
             if let total = latest.totalGrams, !latest.contacts.isEmpty {
-                statusLine += "total " + unit.format(grams: total) + "   "
+                statusLine += "total " + unit.format(grams: total) + "  "
             }
         }
         if !content.status.isEmpty { statusLine += content.status + "   " }
-        statusLine +=
-            "[t] tare [k] carrier [c] clear [q] quit   bar: " + NumberText.fixed(barScale * 100, 0) + "% of full scale"
+        // The keys in as few columns as they can be read in, so that they fit beside the counts on 72 columns.
+        statusLine += "[t]are [c]lear [k]carrier " + (body != nil ? "[m]ap " : "") + "[q]uit   "
+        statusLine += (body != nil ? "scale: " : "bar: ") + NumberText.fixed(barScale * 100, 0) + "% of full scale"
         lines.append(style("2", fit(statusLine)))
         return lines
     }
 
-    /// A line per contact, all bars one width; on a short terminal the heaviest, and how many more there are.
-    private mutating func contactLines(_ contacts: [ContactReading], width: Int, rows: Int) -> [String] {
-        let largest = contacts.map(\.force).max() ?? 0
-        while barScale < 1 && largest > barScale {
-            barScale = Self.nextScale(after: barScale)
+    /// `text` cut into lines of at most `width` columns at spaces (a word longer than a line is cut), at most
+    /// `maximumLines` of them, the last ending in `...` when text is left over.
+    static func wrap(_ text: String, width: Int, maximumLines: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            let candidate = current.isEmpty ? String(word) : current + " " + word
+            if candidate.count <= width {
+                current = candidate
+                continue
+            }
+            if !current.isEmpty { lines.append(current) }
+            current = String(word.prefix(width))
         }
-        // Header, blank, blank and status take four rows; a 16-finger pad on a short terminal shows the
+        if !current.isEmpty { lines.append(current) }
+        guard lines.count > maximumLines else { return lines.isEmpty ? [""] : lines }
+        var kept = Array(lines.prefix(maximumLines))
+        kept[maximumLines - 1] = String(kept[maximumLines - 1].prefix(max(0, width - 3))) + "..."
+        return kept
+    }
+
+    /// A line per contact, all bars one width; on a short terminal the heaviest, and how many more there are.
+    private mutating func contactLines(
+        _ contacts: [ContactReading],
+        width: Int,
+        rows: Int,
+        bodyRows: Int,
+        record: DeviceRecord?
+    ) -> [String] {
+        growScale(for: contacts)
+        // The position column: every text padded to the widest, so the columns after it line up.
+        let positions = position.map { position in contacts.map { position($0) ?? "" } } ?? []
+        let positionWidth = positions.map(\.count).max() ?? 0
+        // Header, blank, blank and status take the other rows; a 16-finger pad on a short terminal shows the
         // heaviest first and says how many more there are.
-        let room = max(1, rows - 5)
+        let room = max(1, bodyRows)
         var shown = contacts
         if shown.count > room {
             let kept = Set(shown.sorted { $0.rank < $1.rank }.prefix(room - 1).map(\.id))
             shown = shown.filter { kept.contains($0.id) }
         }
         // One bar width for every line, so bars compare: what the widest text of any line leaves.
+        let positionText = { (contact: ContactReading) -> String? in
+            guard positionWidth > 0, let index = contacts.firstIndex(where: { $0.id == contact.id }) else { return nil }
+            return positions[index] + String(repeating: " ", count: positionWidth - positions[index].count)
+        }
         let widestTail =
-            shown.map { Self.tail(of: $0, unit: unit, colour: colour).reduce(0) { $0 + $1.text.count } }.max() ?? 0
+            shown.map {
+                Self.tail(of: $0, unit: unit, colour: colour, position: positionText($0)).reduce(0) {
+                    $0 + $1.text.count
+                }
+            }.max() ?? 0
         var barWidth = min(60, width - 1 - 7 - widestTail)
         if barWidth < 4 { barWidth = 0 }
-        var lines = shown.map { contactLine($0, width: width - 1, barWidth: barWidth) }
+        var lines = shown.map {
+            contactLine($0, width: width - 1, barWidth: barWidth, position: positionText($0))
+        }
         if shown.count < contacts.count {
             lines.append(
                 String("  ... and \(contacts.count - shown.count) more (lighter) contacts".prefix(width - 1))
@@ -148,17 +225,23 @@ public struct LiveViewRenderer: Sendable {
     }
 
     /// 1% → 2% → 5% → 10% → 20% → 50% → 100%.
-    static func nextScale(after scale: Double) -> Double {
+    public static func nextScale(after scale: Double) -> Double {
         for step in [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0] where step > scale + 1e-12 { return step }
         return 1
     }
 
-    /// The text after a contact's bar: percent, weight, state and marks, each with its colour.
-    static func tail(of contact: ContactReading, unit: WeightUnit, colour: Bool) -> [(text: String, code: String?)] {
+    /// The text after a contact's bar: percent, weight, position, state and marks, each with its colour.
+    static func tail(
+        of contact: ContactReading,
+        unit: WeightUnit,
+        colour: Bool,
+        position: String? = nil
+    ) -> [(text: String, code: String?)] {
         var tail: [(text: String, code: String?)] = [
             (" " + NumberText.padLeft(NumberText.fixed(contact.percent, 1) + "%", 6), nil)
         ]
         if let grams = contact.grams { tail.append((NumberText.padLeft(unit.format(grams: grams), 11), nil)) }
+        if let position { tail.append(("  " + position, nil)) }
         tail.append((contact.stable ? "  stable  " : "  settling", nil))
         if contact.carrier { tail.append(("  carrier", nil)) }
         if contact.heaviest { tail.append(("  " + (colour ? "heaviest" : "* heaviest"), "1;33")) }
@@ -168,7 +251,7 @@ public struct LiveViewRenderer: Sendable {
 
     /// One contact: id, bar, then its tail, in at most `width` visible columns; on a very narrow terminal the text
     /// is cut. Colour is applied after cutting, so escape sequences never count as columns.
-    private func contactLine(_ contact: ContactReading, width: Int, barWidth: Int) -> String {
+    private func contactLine(_ contact: ContactReading, width: Int, barWidth: Int, position: String?) -> String {
         var line = NumberText.padLeft("#\(contact.id)", 6) + " "
         var remaining = width - line.count
         if barWidth > 0 {
@@ -178,7 +261,7 @@ public struct LiveViewRenderer: Sendable {
             line += contact.heaviest ? style("33", bar) : bar
             remaining -= barWidth
         }
-        for segment in Self.tail(of: contact, unit: unit, colour: colour) where remaining > 0 {
+        for segment in Self.tail(of: contact, unit: unit, colour: colour, position: position) where remaining > 0 {
             let text = String(segment.text.prefix(remaining))
             remaining -= text.count
             line += segment.code.map { style($0, text) } ?? text

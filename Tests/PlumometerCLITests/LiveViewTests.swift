@@ -31,7 +31,7 @@ struct LiveViewTests {
     }
 
     @Test func barsTheHeaviestInYellowAndRestoresTheTerminal() throws {
-        let result = try Self.onTerminal(["demo", "--speed", "8"])
+        let result = try Self.onTerminal(["demo", "--speed", "8", "--view", "bars"])
         #expect(result.status == 0, "\(result.stderr)")
         let screen = result.stdout
         #expect(screen.contains("\u{1B}[?1049h"), "switches to the alternate screen")
@@ -41,12 +41,12 @@ struct LiveViewTests {
         #expect(screen.contains("\u{1B}[33m"), "the heaviest bar is yellow")
         #expect(screen.contains("heaviest"))
         #expect(screen.contains(" g "), "grams are known on this device")
-        #expect(screen.contains("[t] tare"))
+        #expect(screen.contains("[t]are"))
         #expect(!screen.contains("{\"type\""), "no JSON on a terminal by default")
     }
 
     @Test func noColourWithNO_COLOR() throws {
-        let result = try Self.onTerminal(["demo", "--speed", "8"], environment: ["NO_COLOR": "1"])
+        let result = try Self.onTerminal(["demo", "--speed", "8", "--view", "bars"], environment: ["NO_COLOR": "1"])
         #expect(result.status == 0)
         #expect(!result.stdout.contains("\u{1B}[33m"))
         #expect(!result.stdout.contains("\u{1B}[1m"))

@@ -6,7 +6,7 @@ import Testing
 /// Golden screens of the live view: exact lines for given content and terminal sizes, with and without colour.
 @Suite struct LiveViewRendererTests {
     static let reason = "Its pressure axis is a force sensor with a resolution."
-    static let keys = "[t] tare [k] carrier [c] clear [q] quit   bar: "
+    static let keys = "[t]are [c]lear [k]carrier [q]uit   bar: "
 
     /// The force pad reading two contacts: #17 the heaviest (half of full scale, 3000 g), #18 saturated.
     static let twoContacts = LiveViewContent(
@@ -31,7 +31,7 @@ import Testing
                 "   #17 " + Self.bar(19, of: 38) + "  50.0%   3000.0 g  stable    * heaviest",
                 "   #18 " + Self.bar(10, of: 38) + "  25.0%  settling  SATURATED (weight is at least this)",
                 "",
-                "2 contacts  t=12.500000  #3   " + Self.keys + "100% of full scale",
+                "2 contacts  0.0 s  #3   " + Self.keys + "100% of full scale",
             ]
         )
         #expect(renderer.barScale == 1)
@@ -63,7 +63,7 @@ import Testing
                 "   #18 " + Self.bar(10, of: 38)
                     + "  25.0%  settling\u{1B}[31m  SATURATED (weight is at least this)\u{1B}[0m",
                 "",
-                "\u{1B}[2m2 contacts  t=12.500000  #3   " + Self.keys + "100% of full scale\u{1B}[0m",
+                "\u{1B}[2m2 contacts  0.0 s  #3   " + Self.keys + "100% of full scale\u{1B}[0m",
             ]
         )
         var plain = LiveViewRenderer(unit: .grams, colour: false)
@@ -74,16 +74,19 @@ import Testing
 
     @Test func aNarrowTerminalDropsTheBarsAndCutsEveryLine() {
         var renderer = LiveViewRenderer(unit: .grams, colour: false)
-        // 40 columns leave no room for a bar beside a 54-column tail: the text is cut at 39 columns.
+        // 40 columns leave no room for a bar beside a 54-column tail: the text is cut at 39 columns, the note wrapped.
         #expect(
             renderer.lines(Self.twoContacts, columns: 40, rows: 24) == [
                 "plumometer  Force Pad  /dev/input/event",
-                "Its pressure axis is a force sensor wit",
+                // The note wraps at words instead of being cut.
+                "Its pressure axis is a force sensor",
+                "with a resolution. Grams from the axis",
+                "resolution (1/g).",
                 "",
                 "   #17   50.0%   3000.0 g  stable    * ",
                 "   #18   25.0%  settling  SATURATED (we",
                 "",
-                "2 contacts  t=12.500000  #3   [t] tare ",
+                "2 contacts  0.0 s  #3   [t]are [c]lear ",
             ]
         )
         var tiny = LiveViewRenderer(unit: .grams, colour: false)
@@ -98,9 +101,9 @@ import Testing
             OutputTestValues.contact(19, slot: 2, pressure: 600, force: 0.1, ratio: 0.2, share: 0.1, rank: 3)
         )
         var renderer = LiveViewRenderer(unit: .grams, colour: false)
-        // Seven rows: header, detail, blank, blank and status leave two, one contact and the count. The bar is as wide
-        // as the contacts shown allow: 120 - 1 - 7 - 40, at most 60.
-        let lines = renderer.lines(LiveViewContent(reading: reading, sequence: 9), columns: 120, rows: 7)
+        // Six rows: header (one line while waiting for a device), blank, blank and status leave two, one contact and
+        // the count. The bar is as wide as the contacts shown allow: 120 - 1 - 7 - 40, at most 60.
+        let lines = renderer.lines(LiveViewContent(reading: reading, sequence: 9), columns: 120, rows: 6)
         #expect(
             lines == [
                 "plumometer  waiting for a device",
@@ -108,7 +111,7 @@ import Testing
                 "   #17 " + Self.bar(30, of: 60) + "  50.0%   3000.0 g  stable    * heaviest",
                 "  ... and 2 more (lighter) contacts",
                 "",
-                "3 contacts  t=12.500000  #9   " + Self.keys + "100% of full scale",
+                "3 contacts  0.0 s  #9   " + Self.keys + "100% of full scale",
             ]
         )
         let tallEnough = renderer.lines(LiveViewContent(reading: reading, sequence: 9), columns: 80, rows: 8)
@@ -167,7 +170,7 @@ import Testing
                 "",
                 "  Nothing on the surface. Place objects; only conductive ones (fingers, coins, fruit) register.",
                 "",
-                "0 contacts  t=12.600001  #4   resynchronised   tared   " + Self.keys + "1% of full scale",
+                "0 contacts  0.0 s  #4   resynchronised   tared   " + Self.keys + "1% of full scale",
             ]
         )
         let noGrams = LiveViewContent(record: OutputTestValues.record(grams: .none))

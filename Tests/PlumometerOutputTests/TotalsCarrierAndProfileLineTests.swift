@@ -101,7 +101,7 @@ import Testing
         #expect(lines[4].contains("-1.3 g  settling"), "\(lines[4])")
         #expect(
             lines.last?.hasPrefix(
-                "2 contacts  t=3.000000  #9   total 249.3 g   [t] tare [k] carrier [c] clear [q] quit"
+                "2 contacts  0.0 s  #9   total 249.3 g  [t]are [c]lear [k]carrier [q]uit"
             )
                 == true,
             "\(lines.last ?? "")"

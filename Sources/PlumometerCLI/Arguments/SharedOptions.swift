@@ -8,6 +8,12 @@ enum OutputFormat: String, CaseIterable, Sendable {
     case live
 }
 
+/// What the live view draws: the pad to scale with a circle per contact, or a bar per contact.
+enum LiveViewMode: String, CaseIterable, Sendable {
+    case map
+    case bars
+}
+
 /// The formats of a one-shot report (`list`, `calibrate`'s fit).
 enum ReportFormat: String, CaseIterable, Sendable {
     case text
@@ -59,9 +65,20 @@ enum ReadingOptions {
         help: "Unit for weights in text and live output (JSON and CSV stay in grams)."
     )
 
+    static let summary = Flag(
+        "summary",
+        help: "At the end, write a summary of the session (a summary record, a table or a CSV comment block)."
+    )
+    static let view = Option<LiveViewMode>.choice(
+        "view",
+        value: "VIEW",
+        cases: LiveViewMode.allCases,
+        help: "Live view at start: map (the pad to scale) or bars; m switches. Default: map with positions."
+    )
+
     /// The group, in the order help lists it (`-q, --quiet` last).
     static let all: [any OptionDeclaration] = [
-        format, interval, maxContacts, profile, noProfile, smooth, tare, carrier, unit, Flag.quiet,
+        format, interval, maxContacts, profile, noProfile, smooth, summary, tare, carrier, unit, view, Flag.quiet,
     ]
 }
 
@@ -99,6 +116,8 @@ extension ParsedArguments {
         if settings.profilePath != nil && settings.ignoreSavedProfile {
             throw usageError("Give either --profile or --no-profile, not both.")
         }
+        settings.summary = flag(ReadingOptions.summary)
+        settings.view = try value(of: ReadingOptions.view)
         return settings
     }
 }

@@ -1,8 +1,14 @@
+import Foundation
 import PlumometerCore
 import PlumometerOutput
+import PlumometerPictures
 
 /// The live view on a terminal: keeps what to show, asks ``LiveViewRenderer`` for the screen and writes it,
 /// redrawn in place at most 30 times a second.
+///
+/// Two views: the map (``PadMap``: the pad to scale, a circle per contact), the default when the device declares
+/// its position ranges, and the bars (one per contact, with a position column when positions are known); `m`
+/// switches, `--view` chooses at start.
 ///
 /// This class owns the I/O and the timing (the sink, the terminal's size, when to redraw); what the screen says is
 /// the renderer's, tested by golden screens in PlumometerOutputTests.
@@ -15,6 +21,14 @@ final class LiveView: ReadingOutput {
     private var dirty = false
     private var lastDraw: EventTime?
     private var started = false
+    private let colour: Bool
+    private let unit: WeightUnit
+    /// `--view`, or nil for the map when the device has positions.
+    private let requestedView: LiveViewMode?
+    /// The view shown now.
+    private(set) var view: LiveViewMode = .bars
+    /// Unicode cells (a UTF-8 locale and a terminal other than `dumb`) or ASCII.
+    private let charset: PadMapCharset
     /// The minimum time between two redraws: 30 per second at most.
     static let redrawInterval: Int64 = 33_333
 
@@ -22,14 +36,43 @@ final class LiveView: ReadingOutput {
         sink: any LineSink,
         colour: Bool,
         unit: WeightUnit,
+        view: LiveViewMode? = nil,
         terminalSize: @escaping () -> (columns: Int, rows: Int)
     ) {
         self.sink = sink
         self.renderer = LiveViewRenderer(unit: unit, colour: colour)
         self.terminalSize = terminalSize
+        self.colour = colour
+        self.unit = unit
+        self.requestedView = view
+        self.charset = Self.charset(ProcessInfo.processInfo.environment)
+    }
+
+    /// Unicode when the locale is UTF-8 (`LC_ALL`, else `LC_CTYPE`, else `LANG`) and `TERM` is not `dumb`.
+    static func charset(_ environment: [String: String]) -> PadMapCharset {
+        if environment["TERM"] == "dumb" { return .ascii }
+        let locale =
+            [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]
+            .compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        let lower = locale.lowercased()
+        return lower.contains("utf-8") || lower.contains("utf8") ? .unicode : .ascii
+    }
+
+    /// Switches between the map and the bars (`m`); a device without positions has only the bars.
+    func toggleView() {
+        guard let record = content.record, PadGeometry(device: record.description) != nil else { return }
+        view = view == .map ? .bars : .map
+        dirty = true
     }
 
     func device(_ record: DeviceRecord) throws {
+        let geometry = PadGeometry(device: record.description)
+        view = geometry == nil ? .bars : (requestedView ?? .map)
+        if let geometry {
+            renderer.position = { contact in geometry.positionText(x: contact.x, y: contact.y) }
+        } else {
+            renderer.position = nil
+        }
         content.record = record
         content.removedPath = nil
         content.reading = nil
@@ -94,6 +137,35 @@ final class LiveView: ReadingOutput {
         lastDraw = now
         dirty = false
         let size = terminalSize()
-        try sink.write(renderer.screen(content, columns: size.columns, rows: size.rows), droppable: false)
+        var body: ((Int, Int) -> [String]?)?
+        if let record = content.record, PadGeometry(device: record.description) != nil {
+            // The key hint is shown whenever there are two views; the map is drawn only when it is the view.
+            let (charset, colour, scale) = (charset, colour, renderer.scale)
+            let unit = MassUnit(rawValue: unit.rawValue) ?? .grams
+            let reading = content.reading ?? Reading(time: record.time, contacts: [])
+            let showMap = view == .map
+            body = { columns, rows in
+                guard showMap else { return nil }
+                // The map's circles are scaled like the bars: the force the renderer's auto-range reached.
+                let largest = reading.contacts.map(\.force).max() ?? 0
+                var forceScale = scale
+                while forceScale < 1 && largest > forceScale {
+                    forceScale = LiveViewRenderer.nextScale(after: forceScale)
+                }
+                return PadMap(
+                    device: record.description,
+                    columns: columns,
+                    rows: rows,
+                    charset: charset,
+                    colour: colour,
+                    unit: unit,
+                    forceScale: forceScale
+                )?.render(reading)
+            }
+        }
+        try sink.write(
+            renderer.screen(content, columns: size.columns, rows: size.rows, body: body),
+            droppable: false
+        )
     }
 }

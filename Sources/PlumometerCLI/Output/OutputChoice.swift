@@ -7,26 +7,43 @@ enum OutputChoice {
     ///
     /// With `latestStateWins` (live devices), line formats are written from a thread of their own so a slow
     /// consumer never stalls reading; a replay instead waits for its consumer and loses nothing.
+    ///
+    /// With `settings.summary`, the output is wrapped in a ``SummaryOutput`` that writes the session's summary at
+    /// the end; `settings.view` is the live view's first view.
     static func make(
         format: String?,
-        unit: WeightUnit,
+        settings: ReadingSettings,
         latestStateWins: Bool = false
     ) -> (output: any ReadingOutput, live: LiveView?) {
+        let unit = settings.unit
         let sink = FileDescriptorWriter.standardOutput()
-        let lineSink: any LineSink = latestStateWins ? LatestStateWriter(sink: sink) : sink
+        let writer = latestStateWins ? LatestStateWriter(sink: sink) : nil
+        let lineSink: any LineSink = writer ?? sink
         let format = format ?? (sink.isTerminal ? "live" : "jsonl")
+        let made: (output: any ReadingOutput, live: LiveView?)
+        let destination: SummaryOutput.Destination
         switch format {
         case "live":
-            let view = LiveView(sink: sink, colour: Terminal.colourAllowed(on: sink.fileDescriptor), unit: unit) {
+            let view = LiveView(
+                sink: sink,
+                colour: Terminal.colourAllowed(on: sink.fileDescriptor),
+                unit: unit,
+                view: settings.view
+            ) {
                 Terminal.size(of: sink.fileDescriptor)
             }
-            return (view, view)
+            (made, destination) = ((view, view), .standardError)
         case "text":
-            return (LineOutput(formatter: TextFormatter(unit: unit), sink: lineSink), nil)
+            (made, destination) = ((LineOutput(formatter: TextFormatter(unit: unit), sink: lineSink), nil), .text)
         case "csv":
-            return (LineOutput(formatter: CSVFormatter(), sink: lineSink), nil)
+            (made, destination) = ((LineOutput(formatter: CSVFormatter(), sink: lineSink), nil), .csv)
         default:
-            return (LineOutput(formatter: JSONLinesFormatter(), sink: lineSink), nil)
+            (made, destination) = ((LineOutput(formatter: JSONLinesFormatter(), sink: lineSink), nil), .jsonLines)
         }
+        guard settings.summary else { return made }
+        let summary = SummaryOutput(wrapping: made.output, destination: destination, unit: unit) {
+            writer?.skipped ?? 0
+        }
+        return (summary, made.live)
     }
 }

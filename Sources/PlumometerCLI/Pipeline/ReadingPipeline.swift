@@ -15,6 +15,10 @@ struct ReadingSettings: Sendable {
     var ignoreSavedProfile = false
     var unit: WeightUnit = .grams
     var profilePath: String?
+    /// `--summary`: a summary of the session at the end (read by the output, not by the pipeline).
+    var summary = false
+    /// `--view`: the live view to start with (nil: the map when the device has positions).
+    var view: LiveViewMode?
 }
 
 /// When `--tare` takes its zero.

@@ -39,7 +39,7 @@ final class ReadingSession {
         // any other thread (the stdout writer), which then inherits the blocked mask. A thread that did not would
         // take the default action for a SIGTERM: death mid-line.
         driver = try Driver()
-        (output, live) = OutputChoice.make(format: format, unit: settings.unit, latestStateWins: latestStateWins)
+        (output, live) = OutputChoice.make(format: format, settings: settings, latestStateWins: latestStateWins)
         self.settings = settings
         self.latestStateWins = latestStateWins
         driver.stopWhenOutputCloses()

@@ -1,7 +1,8 @@
 import PlumometerLinux
 
 /// The live view's controls, in either case: `t` tares, `k` tares the one contact down as a carrier, `c` clears
-/// the tare, `q` quits (read from the terminal in raw mode); and a redraw when the terminal is resized. One place for every command that shows the live view.
+/// the tare, `m` switches between the map and the bars, `q` quits (read from the terminal in raw mode); and a redraw
+/// when the terminal is resized. One place for every command that shows the live view.
 enum LiveKeys {
     /// With a live view: redraws it on SIGWINCH, puts stdin in raw mode and watches it in `driver`. Returns the
     /// keyboard to restore, or nil without a live view or when stdin is not a terminal.
@@ -20,17 +21,22 @@ enum LiveKeys {
                 if let token { driver.unwatch(token) }
                 return
             }
-            for key in keys {
-                // Either case: a user with Caps Lock on still gets the key.
-                switch key | 0x20 {
+            for key in keys.map(lowercased) {
+                switch key {
                 case UInt8(ascii: "t"): try pipeline()?.tare()
                 case UInt8(ascii: "k"): try pipeline()?.tareCarrier()
                 case UInt8(ascii: "c"): try pipeline()?.clearTare()
                 case UInt8(ascii: "q"): driver.finish()
+                case UInt8(ascii: "m"): view.toggleView()
                 default: break
                 }
             }
         }
         return keyboard
+    }
+
+    /// An ASCII letter in lower case; any other byte as it is.
+    static func lowercased(_ key: UInt8) -> UInt8 {
+        key >= UInt8(ascii: "A") && key <= UInt8(ascii: "Z") ? key + 32 : key
     }
 }

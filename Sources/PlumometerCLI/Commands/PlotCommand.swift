@@ -1,0 +1,166 @@
+import Foundation
+import PlumometerCore
+import PlumometerLinux
+import PlumometerOutput
+import PlumometerPictures
+import PlumometerRecording
+
+extension PlotCommand: Command {
+    /// `plot`'s own options; `--profile`, `--tare`, `--smooth` and `--unit` are replay's.
+    enum Options {
+        static let output = Option<String>(
+            "output",
+            short: "o",
+            value: "FILE",
+            completion: .file,
+            help: "Write the SVG to FILE (required; - for standard output)."
+        )
+        static let from = seconds("from", help: "Plot from SECONDS after the recording's first event (default 0).")
+        static let to = seconds("to", help: "Plot up to SECONDS after the recording's first event (default: the end).")
+
+        /// A time in seconds from the start, 0 to a year.
+        static func seconds(_ name: String, help: String) -> Option<Double> {
+            Option(name, value: "SECONDS", help: help) { text throws(ValueError) in
+                guard let number = Double(text), number.isFinite, number >= 0, number <= 31_536_000 else {
+                    throw .invalid(text, for: name, expected: "a number of seconds from 0 to 31536000")
+                }
+                return number
+            }
+        }
+    }
+
+    static let spec = CommandSpec(
+        name: "plot",
+        summary: "Draw a recording as an SVG: weight over time per contact, and where each contact sat on the pad.",
+        options: [
+            Options.output, ReplayCommand.Options.device, ReplayCommand.Options.desc, Options.from, Options.to,
+            ReadingOptions.profile, ReadingOptions.smooth, ReadingOptions.tare, ReadingOptions.unit, Flag.quiet,
+        ],
+        positionals: [
+            PositionalSpec(
+                name: "FILE",
+                help: "the recording to plot (evemu or libinput record YAML).",
+                required: true,
+                completion: .file
+            )
+        ],
+        examples: [
+            "plumometer plot session.evemu -o session.svg",
+            "plumometer plot --from 2 --to 10 --unit oz session.evemu -o part.svg",
+        ]
+    )
+}
+
+/// `plumometer plot FILE -o OUT.svg`: a recording, read through the same decoder and tracker as `replay --fast`,
+/// drawn by ``SVGPlot`` into one self-contained SVG.
+///
+/// The date in the title is today's (UTC), or the one `SOURCE_DATE_EPOCH` gives (reproducible builds' variable:
+/// seconds since 1970), so a plot can be made byte for byte again.
+enum PlotCommand {
+    static func run(_ arguments: ParsedArguments) throws {
+        let path = arguments.positionals[0]
+        guard let destination = try arguments.value(of: Options.output) else {
+            throw arguments.usageError("Name the SVG to write with -o FILE.")
+        }
+        let from = try arguments.value(of: Options.from) ?? 0
+        let to = try arguments.value(of: Options.to)
+        if let to, to < from { throw arguments.usageError("--to must not be before --from.") }
+        var settings = ReadingSettings()
+        settings.smooth = arguments.flag(ReadingOptions.smooth)
+        settings.tareAtStart = arguments.flag(ReadingOptions.tare)
+        settings.unit = try arguments.value(of: ReadingOptions.unit) ?? .grams
+        settings.profilePath = try arguments.value(of: ReadingOptions.profile)
+        let device = try RecordingFile.device(
+            path,
+            selector: arguments.value(of: ReplayCommand.Options.device),
+            description: arguments.value(of: ReplayCommand.Options.desc)
+        )
+        let description = device.description
+        guard description.pressureAxis != nil else {
+            throw CLIError.runtime(
+                "\(path) ('\(description.name)') has no pressure axis (neither ABS_MT_PRESSURE nor ABS_PRESSURE), so there is nothing to plot."
+            )
+        }
+        var player = RecordingPlayer(device)
+        let window = (
+            from: player.startTime.microseconds + clampedMicroseconds(from * 1e6),
+            to: to.map { player.startTime.microseconds + clampedMicroseconds($0 * 1e6) }
+        )
+        let output = PlotOutput(
+            device: description,
+            file: path.split(separator: "/").last.map(String.init) ?? path,
+            window: window,
+            unit: MassUnit(rawValue: settings.unit.rawValue) ?? .grams
+        )
+        let calibration = try ProfileStore.calibration(for: description, explicitPath: settings.profilePath)
+        let record = DeviceRecord(
+            path: description.path,
+            description: description,
+            time: player.startTime,
+            classification: DeviceClassifier.classify(description),
+            gramsSource: ReadingSession.gramsSource(description, profile: calibration?.1)
+        )
+        let pipeline = ReadingPipeline(record: record, calibration: calibration?.0, settings: settings, output: output)
+        try pipeline.start(.atFirstFrame)
+        _ = try player.play(until: nil, into: pipeline)
+        try pipeline.flush()
+        // A malformed line ends the recording early: what came before it is plotted, and the error says where.
+        let svg = output.render(date: dateText(ProcessInfo.processInfo.environment))
+        if destination == "-" {
+            try FileDescriptorWriter.standardOutput().write(svg)
+        } else {
+            try Files.write(svg, to: destination)
+            Diagnostics.note("wrote \(destination) (\(output.count) readings)")
+        }
+        if let failure = player.failure { throw failure }
+    }
+
+    /// The date for the title: `SOURCE_DATE_EPOCH` (whole seconds since 1970, UTC) when set, else today, as
+    /// `YYYY-MM-DD`.
+    static func dateText(_ environment: [String: String]) -> String {
+        let date = environment["SOURCE_DATE_EPOCH"].flatMap(Int.init).map { Date(timeIntervalSince1970: Double($0)) }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date ?? Date())
+    }
+}
+
+/// The readings of a plot: each one in the time window added to an ``SVGPlot``, the SVG made once at the end.
+final class PlotOutput: ReadingOutput {
+    private var plot: SVGPlot
+    private let device: DeviceDescription
+    private let file: String
+    private let window: (from: Int64, to: Int64?)
+    private let unit: MassUnit
+    /// The readings plotted.
+    private(set) var count = 0
+
+    init(device: DeviceDescription, file: String, window: (from: Int64, to: Int64?), unit: MassUnit) {
+        self.plot = SVGPlot(device: device)
+        self.device = device
+        self.file = file
+        self.window = window
+        self.unit = unit
+    }
+
+    func device(_ record: DeviceRecord) throws {}
+
+    func frame(_ reading: Reading, sequence: Int) throws {
+        let time = reading.time.microseconds
+        guard time >= window.from, window.to.map({ time <= $0 }) ?? true else { return }
+        count += 1
+        plot.add(reading)
+    }
+
+    func removed(path: String, time: EventTime) throws {}
+    func status(_ message: String) { Diagnostics.note(message) }
+    func idle(now: EventTime) throws {}
+    func idleDeadline(now: EventTime) -> Int64? { nil }
+    func finish() throws {}
+
+    /// The SVG document.
+    func render(date: String) -> String {
+        plot.render(title: "plumometer plot", device: device.name, file: file, date: date, unit: unit)
+    }
+}

@@ -1,0 +1,96 @@
+import PlumometerCore
+import PlumometerLinux
+import PlumometerOutput
+import PlumometerPictures
+
+/// `--summary`: passes every reading on to the output it wraps and keeps a ``SessionSummarizer`` of them; when the
+/// session ends, writes one summary after the output's last line (docs/output-format.md, "The summary record").
+///
+/// Where it goes follows the format: a `summary` record in JSON Lines, a table in text, a `#` comment block
+/// after the rows in CSV, and for the live view the table on stderr once the screen is left. Frames a slow
+/// consumer never saw (the latest-state writer's drops, read once it has finished) are counted as skipped.
+final class SummaryOutput: ReadingOutput {
+    /// Where and how the summary is written.
+    enum Destination {
+        case jsonLines
+        case text
+        case csv
+        case standardError
+    }
+
+    private let inner: any ReadingOutput
+    private let destination: Destination
+    private let unit: WeightUnit
+    private let skippedByWriter: () -> Int
+    private var summarizer = SessionSummarizer()
+    private var devicePath = ""
+    private var lastSequence = 0
+
+    /// Wraps `inner`.
+    /// - Parameters:
+    ///   - inner: the output readings go to.
+    ///   - destination: where the summary goes at the end.
+    ///   - unit: the unit of the table's weights.
+    ///   - skippedByWriter: how many lines the latest-state writer dropped (0 for a replay, which loses nothing).
+    init(
+        wrapping inner: any ReadingOutput,
+        destination: Destination,
+        unit: WeightUnit,
+        skippedByWriter: @escaping () -> Int
+    ) {
+        self.inner = inner
+        self.destination = destination
+        self.unit = unit
+        self.skippedByWriter = skippedByWriter
+    }
+
+    func device(_ record: DeviceRecord) throws {
+        devicePath = record.path
+        // A new device (stream after a replug) numbers its readings from 1 again.
+        lastSequence = 0
+        try inner.device(record)
+    }
+
+    func frame(_ reading: Reading, sequence: Int) throws {
+        if sequence > lastSequence + 1 { summarizer.noteSkipped(readings: sequence - lastSequence - 1) }
+        lastSequence = sequence
+        summarizer.consume(reading)
+        try inner.frame(reading, sequence: sequence)
+    }
+
+    func removed(path: String, time: EventTime) throws { try inner.removed(path: path, time: time) }
+    func status(_ message: String) { inner.status(message) }
+    func idle(now: EventTime) throws { try inner.idle(now: now) }
+    func idleDeadline(now: EventTime) -> Int64? { inner.idleDeadline(now: now) }
+
+    func finish() throws {
+        try inner.finish()
+        try write(summary())
+    }
+
+    /// The session so far, with the writer's drops taken out of the frames the consumer saw.
+    func summary() -> SessionSummary {
+        var summarizer = self.summarizer
+        let dropped = skippedByWriter()
+        summarizer.noteSkipped(readings: dropped)
+        var summary = summarizer.summary(endingAt: nil)
+        summary.frames = Swift.max(0, summary.frames - dropped)
+        return summary
+    }
+
+    private func write(_ summary: SessionSummary) throws {
+        let mass = MassUnit(rawValue: unit.rawValue) ?? .grams
+        let stdout = FileDescriptorWriter.standardOutput()
+        switch destination {
+        case .jsonLines:
+            try stdout.write(JSONLinesFormatter().summary(summary, device: devicePath))
+        case .text:
+            try stdout.write(SummaryTable.lines(summary, unit: mass).map { $0 + "\n" }.joined())
+        case .csv:
+            let lines = ["summary " + devicePath.forTerminal] + SummaryTable.lines(summary, unit: mass, ascii: true)
+            try stdout.write(lines.map { "# " + $0 + "\n" }.joined())
+        case .standardError:
+            Diagnostics.writeError(SummaryTable.lines(summary, unit: mass).map { $0 + "\n" }.joined())
+        }
+    }
+}

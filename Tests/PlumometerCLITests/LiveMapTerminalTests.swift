@@ -1,0 +1,178 @@
+import Foundation
+import PlumometerTestSupport
+import Testing
+
+/// The live map on a pseudo-terminal, read by a real terminal emulator (pyte, through Tests/Scripts/live_screen.py):
+/// labels where the contacts are, the heaviest in yellow, `m` to the bars and back, the map following the window.
+@Suite(
+    .enabled(
+        if: Requirements.all
+            || (try? ProcessRunner.run("/usr/bin/python3", ["-c", "import pyte"]).status) == 0,
+        "python3-pyte is missing (scripts/install-deps.sh --test)"
+    )
+)
+struct LiveMapTerminalTests {
+    /// One recorded screen: its text lines and, per cell, the character, pyte's colour name and bold.
+    struct Screen {
+        var lines: [String]
+        var cells: [[(character: String, colour: String, bold: Bool)]]
+        var columns: Int { lines.first?.count ?? 0 }
+
+        /// Where `text` starts on the screen (row, column), if it is there.
+        func find(_ text: String) -> (row: Int, column: Int)? {
+            for (row, line) in lines.enumerated() {
+                let characters = Array(line)
+                let wanted = Array(text)
+                guard characters.count >= wanted.count else { continue }
+                for column in 0...(characters.count - wanted.count)
+                where Array(characters[column..<(column + wanted.count)]) == wanted {
+                    return (row, column)
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Runs `plumometer ARGS` on a `columns` x `rows` pty through the driver's `steps`; the screens it recorded.
+    static func run(
+        _ arguments: [String],
+        columns: Int = 80,
+        rows: Int = 24,
+        steps: [String],
+        environment: [String: String] = [:]
+    ) throws -> (status: Int?, screens: [Screen]) {
+        let root = try #require(Fixtures.packageRoot)
+        let driver = root.appendingPathComponent("Tests/Scripts/live_screen.py").path
+        var options = ["--columns", "\(columns)", "--rows", "\(rows)"]
+        for step in steps { options += ["--step", step] }
+        // `swift test` sets NO_COLOR=1; empty means "not set" (no-color.org).
+        let given = [
+            "NO_COLOR": "", "TERM": "xterm", "LANG": "C.UTF-8", "LC_ALL": "", "LC_CTYPE": "",
+            // Python would otherwise set LC_CTYPE=C.UTF-8 for the program when the locale is C (PEP 538).
+            "PYTHONCOERCECLOCALE": "0",
+        ].merging(environment) { $1 }
+        let result = try ProcessRunner.run(
+            "/usr/bin/python3",
+            [driver] + options + ["--", try CLI.binary] + arguments,
+            environment: given,
+            timeout: 90
+        )
+        try #require(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let screens = (object["screens"] as? [[String: Any]] ?? []).map { screen in
+            Screen(
+                lines: screen["lines"] as? [String] ?? [],
+                cells: (screen["cells"] as? [[[Any]]] ?? []).map { row in
+                    row.map { cell in
+                        (cell[0] as? String ?? "", cell[1] as? String ?? "", (cell[2] as? NSNumber)?.boolValue ?? false)
+                    }
+                }
+            )
+        }
+        return ((object["status"] as? NSNumber)?.intValue, screens)
+    }
+
+    /// The demo's frame number `sequence`, as `replay -f jsonl` writes it.
+    static func demoFrame(_ sequence: Int) throws -> [String: Any] {
+        let frames = try CLI.jsonObjects(try CLI.run(["demo", "--fast", "-f", "jsonl"]))
+        return try #require(frames.first { $0.int("seq") == sequence })
+    }
+
+    /// The frame number on a screen's status line (`3 contacts  5.9 s  #270 ...`).
+    static func sequence(on screen: Screen) throws -> Int {
+        let status = try #require(screen.lines.last { $0.contains(" contacts ") }, "\(screen.lines)")
+        let word = try #require(status.split(separator: " ").first { $0.hasPrefix("#") })
+        return try #require(Int(word.dropFirst()))
+    }
+
+    /// A contact's label as the map writes it.
+    static func label(_ contact: [String: Any]) -> String {
+        let grams = contact.number("grams") ?? 0
+        let value = grams >= 10 ? String(Int(grams.rounded())) : String(format: "%.1f", grams)
+        return value + " g #\(contact.int("rank") ?? 0)" + (contact.bool("stable") == true ? "*" : "")
+    }
+
+    @Test func labelsFollowTheContactsAndTheHeaviestIsYellow() throws {
+        // At 5 to 7 s three plums rest still on the demo's pad.
+        let (status, screens) = try Self.run(["demo"], steps: ["wait:6", "snap", "key:q"])
+        #expect(status == 0)
+        let screen = try #require(screens.first)
+        let frame = try Self.demoFrame(try Self.sequence(on: screen))
+        let contacts = frame.objects("contacts")
+        try #require(contacts.count == 3, "\(frame)")
+        var placed: [(x: Int, y: Int, row: Int, column: Int, heaviest: Bool)] = []
+        for contact in contacts {
+            let found = try #require(screen.find(Self.label(contact)), "\(Self.label(contact)) in \(screen.lines)")
+            placed.append((contact.int("x")!, contact.int("y")!, found.row, found.column, contact.bool("heaviest")!))
+        }
+        #expect(placed.sorted { $0.x < $1.x }.map(\.column) == placed.map(\.column).sorted(), "left to right")
+        #expect(placed.sorted { $0.y < $1.y }.map(\.row) == placed.map(\.row).sorted(), "top to bottom")
+        // The heaviest: its label bold yellow (pyte names SGR 33 "brown"), its circle's cells yellow, the others not.
+        let heaviest = try #require(placed.first { $0.heaviest })
+        #expect(screen.cells[heaviest.row][heaviest.column].colour == "brown")
+        #expect(screen.cells[heaviest.row][heaviest.column].bold)
+        let yellowBlocks = screen.cells.enumerated().flatMap { row, cells in
+            cells.enumerated().compactMap { column, cell in
+                cell.colour == "brown" && "▀▄█".contains(cell.character) ? (row, column) : nil
+            }
+        }
+        #expect(yellowBlocks.count >= 4, "a filled circle")
+        let nearest = { (cell: (Int, Int)) -> Bool in
+            let distance = { (label: (x: Int, y: Int, row: Int, column: Int, heaviest: Bool)) in
+                abs(label.row - cell.0) * 2 + abs(label.column - cell.1)
+            }
+            return placed.min { distance($0) < distance($1) }?.heaviest == true
+        }
+        #expect(yellowBlocks.filter(nearest).count * 2 > yellowBlocks.count, "the yellow circle is the heaviest's")
+        let white = screen.cells.joined().filter { $0.colour == "default" && "▀▄█".contains($0.character) }
+        #expect(white.count >= 8, "the other plums are drawn too")
+        #expect(screen.lines.contains { $0.contains("heaviest") && $0.contains("pad 120×80 mm") }, "the legend")
+    }
+
+    @Test func mSwitchesToTheBarsWithPositionsAndBackInEitherCase() throws {
+        let (_, screens) = try Self.run(
+            ["demo"],
+            steps: ["wait:5", "snap", "key:M", "wait:0.3", "snap", "key:m", "wait:0.3", "snap", "key:Q"]
+        )
+        try #require(screens.count >= 3)
+        #expect(screens[0].lines.contains { $0.contains("┌") }, "the map first")
+        let bars = screens[1]
+        #expect(!bars.lines.contains { $0.contains("┌") })
+        #expect(bars.lines.contains { $0.contains("#417") && $0.contains(" mm ") }, "\(bars.lines)")
+        #expect(screens[2].lines.contains { $0.contains("┌") }, "back to the map")
+        #expect(screens[2].lines.contains { $0.contains("[m]ap [q]uit") }, "\(screens[2].lines)")
+    }
+
+    @Test func theMapFollowsTheWindow() throws {
+        let (_, screens) = try Self.run(["demo"], steps: ["wait:5", "snap", "resize:50x18", "snap", "key:q"])
+        try #require(screens.count >= 2)
+        let wide = try #require(screens[0].find("┐"))
+        let narrow = try #require(screens[1].find("┐"))
+        #expect(narrow.column < wide.column)
+        #expect(narrow.column <= 48, "inside the 50 columns, one left free")
+        let corner = try #require(screens[1].find("└"))
+        #expect(corner.row < 18)
+        #expect(screens[1].lines.contains { $0.contains(" g #") }, "labels at the new size")
+    }
+
+    @Test func asciiWithoutUTF8OrOnADumbTerminalAndNoColourMarksTheHeaviest() throws {
+        for environment in [["LANG": "C"], ["TERM": "dumb"]] {
+            let (_, screens) = try Self.run(["demo"], steps: ["wait:5", "snap", "key:q"], environment: environment)
+            let screen = try #require(screens.first)
+            #expect(screen.lines.contains { $0.hasPrefix("+---") }, "\(environment): \(screen.lines)")
+            #expect(!screen.lines.joined().contains("█"), "\(environment)")
+            #expect(screen.lines.joined().contains("o"))
+        }
+        let (_, screens) = try Self.run(["demo"], steps: ["wait:5", "snap", "key:q"], environment: ["NO_COLOR": "1"])
+        let screen = try #require(screens.first)
+        #expect(screen.lines.joined().contains("▓"), "the heaviest's own fill without colour")
+        #expect(!screen.cells.joined().contains { $0.colour == "brown" })
+    }
+
+    @Test func barsWhenAsked() throws {
+        let (_, screens) = try Self.run(["demo", "--view", "bars"], steps: ["wait:5", "snap", "key:q"])
+        let screen = try #require(screens.first)
+        #expect(!screen.lines.contains { $0.contains("┌") })
+        #expect(screen.lines.contains { $0.contains("#419") && $0.contains("heaviest") })
+    }
+}
