@@ -4,7 +4,8 @@ import PlumometerRecording
 import PlumometerTestSupport
 import Testing
 
-/// Shared pieces of the fault tests: emulated devices, event scripts, and checks on JSON Lines output.
+/// Live streams from emulated devices for the CLI tests: a device under umockdev, its events fed through a FIFO in
+/// whole events (or an umockdev script for timing a FIFO cannot give), and checks on the JSON Lines it produced.
 enum EmulatedStreams {
     static let wrapper = "/usr/bin/umockdev-wrapper"
     static let python = "/usr/bin/python3"
@@ -164,3 +165,7 @@ extension EmulatedStreams {
         }
     }
 }
+
+/// The name these helpers had before the tests were filed by behaviour (`FaultTestSupport.swift`), kept so that tests
+/// written against it in parallel branches still build; new code says ``EmulatedStreams``.
+typealias Faults = EmulatedStreams

@@ -1,4 +1,5 @@
 import PlumometerCore
+import PlumometerTestKit
 import Testing
 
 /// The decoder's two ways of learning the whole truth about a device, as pure values: the state at open (a seed)
@@ -33,11 +34,9 @@ struct DecoderSeedAndResyncTests {
         var decoder = ContactDecoder(device: slotted)
         _ = frames(
             &decoder,
-            events: [
-                .abs(.mtSlot, 0, at: t(10)), .abs(.mtTrackingID, 7, at: t(10)), .abs(.mtPressure, 90, at: t(10)),
-                .abs(.mtSlot, 1, at: t(10)), .abs(.mtTrackingID, 8, at: t(10)), .abs(.mtPressure, 70, at: t(10)),
-                .syn(.report, at: t(10)),
-            ]
+            events: EventScript(startingAt: t(10))
+                .touch(slot: 0, id: 7, pressure: 90).touch(slot: 1, id: 8, pressure: 70).report()
+                .events
         )
         return decoder
     }
