@@ -12,8 +12,9 @@ whole events, as from the kernel. (Benchmarks/run_benchmarks.py does the same fo
 
 COMMAND runs with the testbed (UMOCKDEV_DIR, LD_PRELOAD) and inherits stdout and stderr. The events (`E:` lines;
 their times are written as recorded) go in as fast as the reader takes them, or with --timed in real time by their
-time stamps, relative to the first, as `umockdev-run -e` replays them: the events of one time stamp (a frame) in
-one write when they fit. SECONDS after the last one (default 1), COMMAND gets SIGTERM; without --events the node
+time stamps, relative to the first, from the moment the reader opens the node, as `umockdev-run -e` replays them:
+the events of one time stamp (a frame) in one write when they fit. (Timing from the open matters: events already
+queued when a SYN_DROPPED is read are drained by libevdev's resync, so a slow start must not bunch them up.) SECONDS after the last one (default 1), COMMAND gets SIGTERM; without --events the node
 stays silent for SECONDS. The script exits with COMMAND's status (128 + N if a signal N killed it). Every wait has
 a timeout.
 """
@@ -64,6 +65,41 @@ def bursts(events):
     return result
 
 
+def descendants(pid):
+    """`pid` and every process below it (through /proc/PID/task/TID/children)."""
+    result, queue = [], [pid]
+    while queue:
+        current = queue.pop()
+        result.append(current)
+        try:
+            for task in os.listdir("/proc/%d/task" % current):
+                with open("/proc/%d/task/%s/children" % (current, task), encoding="ascii") as handle:
+                    queue.extend(int(child) for child in handle.read().split())
+        except OSError:
+            continue
+    return result
+
+
+def wait_for_open(path, child, timeout=30):
+    """Whether `child` or a process below it opened `path` before it exited or `timeout` seconds passed."""
+    target = os.path.realpath(path)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and child.poll() is None:
+        for pid in descendants(child.pid):
+            try:
+                descriptors = os.listdir("/proc/%d/fd" % pid)
+            except OSError:
+                continue
+            for descriptor in descriptors:
+                try:
+                    if os.readlink("/proc/%d/fd/%s" % (pid, descriptor)) == target:
+                        return True
+                except OSError:
+                    continue
+        time.sleep(0.005)
+    return False
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--umockdev", required=True)
@@ -102,6 +138,8 @@ def main():
     def feed():
         if not events:
             return
+        if options.timed and not wait_for_open(path, child) and child.poll() is None:
+            print("fifo_device.py: %s was not opened within 30 s; writing anyway" % node, file=sys.stderr)
         start = time.monotonic()
         first = events[0][0]
         for stamp, data in bursts(events):
