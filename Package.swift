@@ -60,6 +60,8 @@ let package = Package(
         .executableTarget(name: "plumometer", dependencies: ["PlumometerCLI"], swiftSettings: strictSettings),
         // Pictures of readings, pure: the live pad map (terminal cells) and the SVG plot of a recording.
         .target(name: "PlumometerPictures", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
+        // The test kit, pure like the core: shared tags, a catalogue of devices and an event-script builder.
+        .target(name: "PlumometerTestKit", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
         .target(
             name: "PlumometerTestSupport",
             dependencies: ["PlumometerCore", "PlumometerRecording"],
@@ -77,7 +79,11 @@ let package = Package(
             path: "Tests/DiscoveryProbe",
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "PlumometerCoreTests", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PlumometerCoreTests",
+            dependencies: ["PlumometerCore", "PlumometerTestKit"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PlumometerOutputTests",
             dependencies: ["PlumometerOutput", "PlumometerCore"],
@@ -85,22 +91,26 @@ let package = Package(
         ),
         .testTarget(
             name: "PlumometerPicturesTests",
-            dependencies: ["PlumometerPictures", "PlumometerCore", "PlumometerTestSupport"],
+            dependencies: ["PlumometerPictures", "PlumometerCore", "PlumometerTestSupport", "PlumometerTestKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PlumometerRecordingTests",
-            dependencies: ["PlumometerRecording", "PlumometerDemo", "PlumometerCore", "PlumometerTestSupport"],
+            dependencies: [
+                "PlumometerRecording", "PlumometerDemo", "PlumometerCore", "PlumometerTestSupport", "PlumometerTestKit",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PlumometerLinuxTests",
-            dependencies: ["PlumometerLinux", "PlumometerCore", "PlumometerTestSupport", "CLibevdev"],
+            dependencies: [
+                "PlumometerLinux", "PlumometerCore", "PlumometerTestSupport", "CLibevdev", "PlumometerTestKit",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PlumometerCLITests",
-            dependencies: ["PlumometerCLI", "PlumometerCore", "PlumometerTestSupport"],
+            dependencies: ["PlumometerCLI", "PlumometerCore", "PlumometerTestSupport", "PlumometerTestKit"],
             swiftSettings: strictSettings
         ),
     ]

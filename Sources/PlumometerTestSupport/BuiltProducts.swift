@@ -24,17 +24,31 @@ public enum BuiltProducts {
     }
 }
 
-/// Where test fixtures live, found relative to the package root.
+/// Where the package and its test fixtures live: the one lookup of the package root every test target shares.
 public enum Fixtures {
-    /// The package root: the directory holding `Package.swift`, found upward from the build products directory.
-    public static var packageRoot: URL? {
+    /// The package root: the directory holding `Package.swift`, found upward from the build products directory,
+    /// else from this source file's own location (`<root>/Sources/PlumometerTestSupport/`).
+    public static let packageRoot: URL? = {
         var url = BuiltProducts.directory
         for _ in 0..<8 {
             if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
             url = url.deletingLastPathComponent()
         }
-        return nil
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return FileManager.default.fileExists(atPath: source.appendingPathComponent("Package.swift").path)
+            ? source : nil
+    }()
+
+    /// `relativePath` inside the package (for example `udev/70-plumometer.rules` or `Tests/Scripts/x.py`); relative
+    /// to the current directory when the package root cannot be found, so a test then fails naming the file.
+    public static func path(_ relativePath: String) -> URL {
+        (packageRoot ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            .appendingPathComponent(relativePath)
     }
+
+    /// A helper script in `Tests/Scripts` (for example `fifo_device.py`).
+    public static func script(_ name: String) -> URL { path("Tests/Scripts/" + name) }
 
     /// The public device recordings in `<package>/../shared/fixtures`, or nil when that directory is absent.
     ///
@@ -55,10 +69,7 @@ public enum Fixtures {
     }
 
     /// The project's own fixtures, `Tests/Fixtures`.
-    public static var projectFixtures: URL {
-        (packageRoot ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-            .appendingPathComponent("Tests/Fixtures")
-    }
+    public static var projectFixtures: URL { path("Tests/Fixtures") }
 
     /// A file under ``sharedFixtures``, or nil when it (or the directory) is absent.
     public static func shared(_ relativePath: String) -> URL? {

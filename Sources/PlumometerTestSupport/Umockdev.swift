@@ -39,6 +39,49 @@ public enum Umockdev {
         )
     }
 
+    /// Runs `program arguments` with the device in `files` emulated and `events` written into its node through a
+    /// FIFO in whole `struct input_event`s (`Tests/Scripts/fifo_device.py`), as a real evdev node delivers them.
+    ///
+    /// Use it rather than ``run(files:events:program:arguments:timeout:)`` for anything but a few events:
+    /// `umockdev-run -e` backs the node with a pseudo-terminal, and under load a burst can reach the reader torn
+    /// into partial events, which libevdev rejects ("libevdev_next_event failed ... Invalid argument").
+    ///
+    /// - Parameters:
+    ///   - files: the device's `.umockdev` and `.ioctl`.
+    ///   - events: an evemu events file (`E:` lines; other lines are ignored), or nil for a silent device.
+    ///   - timed: whether the events are written at their time stamps, relative to the first, as `umockdev-run -e`
+    ///     replays them (the events of one time stamp at once); otherwise as fast as the reader takes them.
+    ///   - hold: seconds the program may run after the last event before it gets SIGTERM.
+    ///   - program: the program to run (absolute path, or a name looked up in `PATH`).
+    ///   - arguments: its arguments.
+    ///   - environment: variables to set on top of the current environment.
+    ///   - timeout: seconds before the whole run is killed.
+    /// - Returns: the program's status (128 + N when signal N ended it) and everything it wrote.
+    /// - Throws: when python3 cannot be started.
+    public static func runFed(
+        files: UmockdevFiles,
+        events: URL?,
+        timed: Bool = true,
+        hold: Double = 1,
+        program: String,
+        arguments: [String],
+        environment: [String: String] = [:],
+        timeout: TimeInterval = 30
+    ) throws -> ProcessResult {
+        var driver = [
+            Fixtures.script("fifo_device.py").path, "--umockdev", files.device.path, "--ioctl",
+            "\(files.node)=\(files.ioctl.path)", "--hold", String(hold),
+        ]
+        if let events { driver += ["--events", events.path] }
+        if timed { driver.append("--timed") }
+        return try ProcessRunner.run(
+            "/usr/bin/python3",
+            driver + ["--", program] + arguments,
+            environment: environment,
+            timeout: timeout
+        )
+    }
+
     /// The evemu `E:` lines for `events` (`E: sec.usec type code value`, type and code in hex, value in decimal).
     ///
     /// umockdev replays them in real time by their timestamps, relative to the first.

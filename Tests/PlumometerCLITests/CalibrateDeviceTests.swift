@@ -1,12 +1,13 @@
 import Foundation
 import PlumometerCore
 import PlumometerRecording
+import PlumometerTestKit
 import PlumometerTestSupport
 import Testing
 
 /// The guided calibration reading a live (emulated) device: the carrier, then each reference weight, captured
 /// when stable, fitted and saved; then the profile is applied when the device is streamed.
-@Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"))
+@Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"), .tags(.umockdev))
 struct CalibrateDeviceTests {
     @Test func guidedOnADeviceThenAppliedWhenStreaming() throws {
         let directory = try Umockdev.temporaryDirectory("calibrate")

@@ -1,4 +1,5 @@
 import Foundation
+import PlumometerTestKit
 import PlumometerTestSupport
 import Testing
 
@@ -95,4 +96,56 @@ import Testing
         #expect(abs((summary.number("slope") ?? 0) - 1) < 0.01, "the pad reports one unit per gram")
         #expect(summary.string("grade") == "good")
     }
+}
+
+/// Found in review: guided references, saved profiles that are not profiles, points outside the device.
+extension CalibrateTests {
+    @Test(.tags(.foundInReview)) func guidedCalibrationCountsRisesOnlyAndRegistersCoins() throws {
+        let result = try CLI.run([
+            "calibrate", "--replay", CLI.fixture("grams-pad.coins.evemu"), "--reference", "us-quarter",
+            "--reference", "us-quarter", "--reference", "us-quarter", "--no-save", "--format", "json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try #require(try CLI.jsonObjects(result).first)
+        let pressures = summary.objects("points").compactMap { $0.number("pressure") }
+        #expect(pressures.count == 4)
+        #expect(pressures == pressures.sorted(), "a lighter reading (the dip to 140) is never a reference")
+        #expect(pressures.last.map { $0 >= 168 } == true)
+    }
+
+    @Test(.tags(.foundInReview)) func aCorruptSavedProfileIsIgnoredWithANote() throws {
+        let config = try CLI.temporaryDirectory()
+        let environment = ["XDG_CONFIG_HOME": config.path]
+        let fit = try CLI.run(
+            [
+                "calibrate", "--replay", gramsPad, "--point", "0:0", "--point", "1000:1000", "--save", "--format",
+                "json",
+            ],
+            environment: environment
+        )
+        let profile = try #require(try CLI.jsonObjects(fit).first?.string("profile"))
+        try "{}".write(toFile: profile, atomically: true, encoding: .utf8)
+        let replay = try CLI.run(["replay", "--fast", "-f", "jsonl", gramsPad], environment: environment)
+        #expect(replay.status == 0)
+        #expect(replay.stderr.contains("ignoring the saved profile"))
+        #expect(try CLI.jsonObjects(replay).first?.string("grams_from") == "resolution")
+        // A profile named on the command line is the user's choice: a bad one is an error.
+        let named = try CLI.run(["replay", "--fast", "--profile", profile, gramsPad])
+        #expect(named.status == 1)
+        #expect(named.stderr.contains(profile))
+    }
+
+    @Test(.tags(.foundInReview)) func pointsMustBeRawPressuresOfTheDevice() throws {
+        let twoPlums = CLI.fixture("magic-trackpad-2.two-plums.evemu")
+        let huge = try CLI.run([
+            "calibrate", "--replay", twoPlums, "--point", "0:0", "--point", "99999999999999999999:5", "--no-save",
+        ])
+        #expect(huge.status == 2, "\(huge.stderr)")
+        let outside = try CLI.run([
+            "calibrate", "--replay", twoPlums, "--point", "0:0", "--point", "9000:5", "--no-save",
+        ])
+        #expect(outside.status == 1)
+        #expect(outside.stderr.contains("0..253"), "\(outside.stderr)")
+    }
+
 }

@@ -1,12 +1,13 @@
 import Foundation
 import PlumometerCore
 import PlumometerRecording
+import PlumometerTestKit
 import PlumometerTestSupport
 import Testing
 
 /// `plumometer list` and automatic device choice on a testbed of mixed devices: the force sensor wins over a
 /// contact-size touchpad that comes first, and every rejection says why.
-@Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"))
+@Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"), .tags(.umockdev))
 struct ListTests {
     struct Member {
         var descFile: String
@@ -38,7 +39,7 @@ struct ListTests {
         let directory = try Umockdev.temporaryDirectory("list")
         var umockdevArguments: [String] = []
         for member in testbed {
-            let description = try Faults.description(member.descFile)
+            let description = try EmulatedStreams.description(member.descFile)
             let device = UmockdevDevice(description: description, node: member.node, udevProperties: member.udev)
             let files = try device.write(to: directory, baseName: URL(fileURLWithPath: member.node).lastPathComponent)
             umockdevArguments += files.arguments()

@@ -1,12 +1,13 @@
 import Foundation
 import PlumometerCore
 import PlumometerRecording
+import PlumometerTestKit
 import PlumometerTestSupport
 import Testing
 
 /// `plumometer record` writes evemu 1.3 that our replay, umockdev's evemu loader and evemu accept, and the
 /// frames read back are the frames the device produced.
-@Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"))
+@Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"), .tags(.umockdev))
 struct RecordTests {
     /// The contacts of every frame, without times (live times under umockdev are the wall clock).
     static func contactsPerFrame(_ result: ProcessResult) throws -> [String] {
@@ -20,7 +21,7 @@ struct RecordTests {
 
     @Test func recordThenReplayGivesTheSameFrames() throws {
         let directory = try Umockdev.temporaryDirectory("record")
-        let description = try Faults.description("apple-magic-trackpad-2-usb.desc")
+        let description = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
         let node = "/dev/input/event9"
         let files = try UmockdevDevice(description: description, node: node).write(to: directory)
         let eventsText = try String(
@@ -82,7 +83,7 @@ struct RecordTests {
 
     @Test func contactsDownWhenRecordingStartsAreInTheRecording() throws {
         let directory = try Umockdev.temporaryDirectory("record-initial")
-        let description = try Faults.description("apple-silicon-internal-trackpad.desc")
+        let description = try EmulatedStreams.description("apple-silicon-internal-trackpad.desc")
         var slots = Array(repeating: [AbsoluteAxis: Int32](), count: 16)
         slots[3] = [.mtTrackingID: 42, .mtPositionX: 120, .mtPositionY: -80, .mtPressure: 77]
         let node = "/dev/input/event4"

@@ -1,16 +1,21 @@
 import Foundation
 import PlumometerCore
 import PlumometerRecording
+import PlumometerTestKit
 import PlumometerTestSupport
 import Testing
 
 /// A consumer that stops reading stdout must not make the reader stall or lose the device's state:
 /// the latest state wins, skipped frames are counted on stderr, and nothing but complete lines appear.
-@Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"))
+@Suite(
+    .serialized,
+    .enabled(if: Umockdev.isAvailable, "umockdev is not installed"),
+    .tags(.foundByFaultInjection, .umockdev)
+)
 struct SlowConsumerTests {
     @Test func aStalledPipeGetsTheLatestStateWhenItCatchesUp() throws {
         let directory = try Umockdev.temporaryDirectory("slow-consumer")
-        let description = try Faults.description("apple-magic-trackpad-2-usb.desc")
+        let description = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
         let node = "/dev/input/event12"
         let files = try UmockdevDevice(description: description, node: node).write(to: directory)
         // 3,000 frames at once: one contact whose pressure keeps changing, then a second contact at 77, then the
@@ -31,7 +36,7 @@ struct SlowConsumerTests {
         let eventsFile = directory.appendingPathComponent("events.evemu")
         try Umockdev.eventsText(events).write(to: eventsFile, atomically: true, encoding: .utf8)
 
-        let driver = Fixtures.packageRoot!.appendingPathComponent("Tests/Scripts/fifo_device.py").path
+        let driver = Fixtures.script("fifo_device.py").path
         let command = [
             "/usr/bin/python3", driver, "--umockdev", files.device.path, "--ioctl", "\(node)=\(files.ioctl.path)",
             "--events", eventsFile.path, "--hold", "4", "--", try CLI.binary, "--device", node, "-f", "jsonl",

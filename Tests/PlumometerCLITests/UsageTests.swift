@@ -1,4 +1,5 @@
 import Foundation
+import PlumometerTestKit
 import PlumometerTestSupport
 import Testing
 
@@ -89,5 +90,47 @@ import Testing
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
             #expect(result.stdout.isEmpty)
         }
+    }
+}
+
+/// Found in review: numbers out of any range, getopt forms through the binary, help on help.
+extension UsageTests {
+    static let gramsPad = CLI.fixture("grams-pad.one-object.evemu")
+
+    @Test(.tags(.foundInReview)) func hugeOrTinyNumbersAreUsageErrorsNotCrashes() throws {
+        let cases: [[String]] = [
+            ["demo", "--speed", "1e300"],
+            ["replay", "--speed", "1e-300", Self.gramsPad],
+            ["replay", "--fast", "--interval", "99999999999999999", Self.gramsPad],
+            ["record", "--duration", "1e300"],
+            ["calibrate", "--replay", Self.gramsPad, "--point", "0:0", "--point", "1:1", "--min-r2", "5"],
+            ["replay", "--fast", "--max-contacts", "99999999999999999999", Self.gramsPad],
+        ]
+        for arguments in cases {
+            let result = try CLI.run(arguments, timeout: 20)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.signal == nil)
+            #expect(result.stderr.contains("is not a valid value"), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test(.tags(.foundInReview)) func getoptStyleShortOptions() throws {
+        let bundled = try CLI.run(["replay", "-qf", "text", "--fast", Self.gramsPad])
+        #expect(bundled.status == 0, "\(bundled.stderr)")
+        #expect(bundled.stderr.isEmpty, "-q took effect")
+        #expect(bundled.stdout.hasPrefix("# "), "-f text took effect")
+        let attached = try CLI.run(["replay", "-fcsv", "--fast", Self.gramsPad])
+        #expect(attached.status == 0)
+        #expect(attached.stdout.hasPrefix("time,seq,"))
+        let unknown = try CLI.run(["replay", "-qz", Self.gramsPad])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("Unknown option '-z' in '-qz'."))
+    }
+
+    @Test(.tags(.foundInReview), arguments: ["help", "version"])
+    func helpOnHelpAndVersion(topic: String) throws {
+        let result = try CLI.run(["help", topic])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("OVERVIEW:"))
     }
 }

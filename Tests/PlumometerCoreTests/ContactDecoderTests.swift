@@ -1,4 +1,5 @@
 import PlumometerCore
+import PlumometerTestKit
 import Testing
 
 /// The decoder as a pure state machine: events in, frames out.
@@ -50,13 +51,10 @@ struct ContactDecoderTests {
         var decoder = ContactDecoder(device: Self.slotted)
         var frames = Self.frames(
             &decoder,
-            [
-                .abs(.mtSlot, 0, at: Self.t(1)), .abs(.mtTrackingID, 10, at: Self.t(1)),
-                .abs(.mtPositionX, 100, at: Self.t(1)), .abs(.mtPressure, 30, at: Self.t(1)),
-                .abs(.mtSlot, 2, at: Self.t(1)), .abs(.mtTrackingID, 11, at: Self.t(1)),
-                .abs(.mtPositionX, 700, at: Self.t(1)), .abs(.mtPressure, 60, at: Self.t(1)),
-                .syn(.report, at: Self.t(2)),
-            ]
+            EventScript(startingAt: Self.t(1))
+                .touch(slot: 0, id: 10, x: 100, pressure: 30).touch(slot: 2, id: 11, x: 700, pressure: 60)
+                .at(Self.t(2)).report()
+                .events
         )
         #expect(
             frames == [

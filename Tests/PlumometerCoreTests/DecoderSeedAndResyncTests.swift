@@ -1,10 +1,11 @@
 import PlumometerCore
+import PlumometerTestKit
 import Testing
 
 /// The decoder's two ways of learning the whole truth about a device, as pure values: the state at open (a seed)
 /// and libevdev's resynchronisation after `SYN_DROPPED` (events between the bridge's begin and end markers).
 ///
-/// The umockdev tests (UmockdevBridgeTests, FaultSynDroppedTests) run the same situations through real libevdev;
+/// The umockdev tests (UmockdevBridgeTests, LiveResyncTests) run the same situations through real libevdev;
 /// these pin the rules themselves, independent of how reads happen to split the events.
 struct DecoderSeedAndResyncTests {
     static func t(_ ms: Int64) -> EventTime { EventTime(microseconds: ms * 1000) }
@@ -33,11 +34,9 @@ struct DecoderSeedAndResyncTests {
         var decoder = ContactDecoder(device: slotted)
         _ = frames(
             &decoder,
-            events: [
-                .abs(.mtSlot, 0, at: t(10)), .abs(.mtTrackingID, 7, at: t(10)), .abs(.mtPressure, 90, at: t(10)),
-                .abs(.mtSlot, 1, at: t(10)), .abs(.mtTrackingID, 8, at: t(10)), .abs(.mtPressure, 70, at: t(10)),
-                .syn(.report, at: t(10)),
-            ]
+            events: EventScript(startingAt: t(10))
+                .touch(slot: 0, id: 7, pressure: 90).touch(slot: 1, id: 8, pressure: 70).report()
+                .events
         )
         return decoder
     }
@@ -210,7 +209,7 @@ struct DecoderSeedAndResyncTests {
     /// The drop broke a frame in the middle: its rest (stamped with the `SYN_DROPPED`'s time) reached the reader
     /// only after libevdev had drained the buffer and resynchronised. The state libevdev re-read already holds
     /// that frame, so its rest is skipped up to its `SYN_REPORT`; a later frame applies. This is the rule whose
-    /// absence made FaultSynDroppedTests.dropInTheMiddleOfAFrame depend on the reader's timing.
+    /// absence made LiveResyncTests.dropInTheMiddleOfAFrame depend on the reader's timing.
     @Test func theRestOfTheBrokenFrameIsSkipped() {
         var decoder = Self.twoContacts()
         let frames = Self.frames(

@@ -1,4 +1,5 @@
 import PlumometerCore
+import PlumometerTestKit
 
 /// A frame at `seconds` of kernel time with `(id, pressure)` contacts.
 func frame(_ seconds: Double, _ contacts: [(Int, Int32?)], resync: Bool = false) -> ContactFrame {
@@ -40,5 +41,5 @@ func placed(_ seconds: Double, _ contacts: [(Int, Int32, Int32?, Int32?)]) -> Co
     )
 }
 
-/// A 0...6000 pressure axis at 1 unit per gram (Apple Silicon trackpads under Asahi).
-let gramsRange = AxisInfo(minimum: 0, maximum: 6000, resolution: 1)
+/// A 0...6000 pressure axis at 1 unit per gram: the Apple Silicon trackpad's under Asahi (the test kit's catalogue).
+let gramsRange = DeviceCatalogue.appleSiliconTrackpad.axes[.mtPressure]!

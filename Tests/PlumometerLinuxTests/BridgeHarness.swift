@@ -84,7 +84,7 @@ enum BridgeHarness {
         Fixtures.projectFixtures.appendingPathComponent("Events/\(name)")
     }
 
-    /// Runs the probe's `read` on the emulated device, replaying `events`.
+    /// Runs the probe's `read` on the emulated device, replaying `events` (each test stops it with `--max-frames`).
     static func read(
         _ device: UmockdevDevice,
         events: URL?,
@@ -94,9 +94,11 @@ enum BridgeHarness {
         let directory = try Umockdev.temporaryDirectory("bridge")
         defer { try? FileManager.default.removeItem(at: directory) }
         let files = try device.write(to: directory)
-        let result = try Umockdev.run(
+        // Through a FIFO in whole events, at their time stamps (umockdev's own replay, a pty, can tear a burst).
+        let result = try Umockdev.runFed(
             files: files,
             events: events,
+            hold: 10,
             program: probe,
             arguments: ["read", device.node] + arguments,
             timeout: timeout

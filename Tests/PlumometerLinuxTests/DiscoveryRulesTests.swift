@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PlumometerCore
 import PlumometerLinux
+import PlumometerTestSupport
 import Testing
 
 /// Pure discovery logic: capability bits, the pre-open filter, ranking, selection and explanations.
@@ -155,7 +156,7 @@ struct DiscoveryRulesTests {
 struct UdevRuleFileTests {
     let text: String =
         (try? String(
-            contentsOf: DiscoveryPaths.packageRoot.appendingPathComponent("udev/70-plumometer.rules"),
+            contentsOf: Fixtures.path("udev/70-plumometer.rules"),
             encoding: .utf8
         ))
         ?? ""

@@ -1,20 +1,10 @@
 import Foundation
 import PlumometerTestSupport
 
-/// Locates the package, the built probe and the helper tools for the discovery tests.
+/// Locates the built probe and the helper tools for the discovery tests (files of the package: ``Fixtures``).
 enum DiscoveryPaths {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-
     /// The probe next to the test bundle (`swift test` builds every executable product).
-    static var probe: URL? {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-            packageRoot.appendingPathComponent(".build/debug"),
-        ].map { $0.appendingPathComponent("plumometer-discovery-probe") }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
+    static var probe: URL? { BuiltProducts.url(named: "plumometer-discovery-probe") }
 
     static let wrapper = "/usr/bin/umockdev-wrapper"
     static let python = "/usr/bin/python3"

@@ -1,13 +1,19 @@
 import Foundation
+import PlumometerTestKit
 import PlumometerTestSupport
 import Testing
 
 /// Discovery end to end: the probe runs inside a umockdev testbed with a force pad (Magic Trackpad 2), a
 /// contact-size touchpad, a touchscreen, a touchpad without pressure and a keyboard.
-@Suite("Discovery under umockdev", .enabled(if: DiscoveryPaths.umockdevAvailable || Requirements.all), .serialized)
+@Suite(
+    "Discovery under umockdev",
+    .enabled(if: DiscoveryPaths.umockdevAvailable || Requirements.all),
+    .serialized,
+    .tags(.umockdev)
+)
 struct DiscoveryUmockdevTests {
-    let testbed = DiscoveryPaths.packageRoot.appendingPathComponent("Tests/Fixtures/Testbeds/mixed.umockdev").path
-    let driver = DiscoveryPaths.packageRoot.appendingPathComponent("Tests/Scripts/umockdev_discovery.py").path
+    let testbed = Fixtures.projectFixtures.appendingPathComponent("Testbeds/mixed.umockdev").path
+    let driver = Fixtures.script("umockdev_discovery.py").path
 
     func list(all: Bool) throws -> RunResult {
         let probe = try #require(DiscoveryPaths.probe).path

@@ -110,8 +110,8 @@ struct OpenGuardRuleTests {
 /// an integrated touchpad on one node, a plain keyboard, and a touchpad with pressure as the positive control.
 @Suite("Open guard under umockdev", .enabled(if: DiscoveryPaths.umockdevAvailable || Requirements.all), .serialized)
 struct OpenGuardUmockdevTests {
-    let testbed = DiscoveryPaths.packageRoot.appendingPathComponent("Tests/Fixtures/Testbeds/untagged.umockdev").path
-    let driver = DiscoveryPaths.packageRoot.appendingPathComponent("Tests/Scripts/umockdev_opens.py").path
+    let testbed = Fixtures.path("Tests/Fixtures/Testbeds/untagged.umockdev").path
+    let driver = Fixtures.script("umockdev_opens.py").path
 
     func run(_ arguments: [String]) throws -> (result: RunResult, opened: Set<String>) {
         let probe = try #require(DiscoveryPaths.probe).path

@@ -1,12 +1,14 @@
 import Foundation
 import PlumometerCore
+import PlumometerTestKit
 import PlumometerTestSupport
 import Testing
 
 /// The bridge read end to end: the real libevdev under umockdev, through the probe executable.
 @Suite(
     .serialized,
-    .enabled(if: BridgeHarness.canRun || Requirements.all, "needs umockdev-run and the built bridge probe")
+    .enabled(if: BridgeHarness.canRun || Requirements.all, "needs umockdev-run and the built bridge probe"),
+    .tags(.umockdev)
 )
 struct UmockdevBridgeTests {
     @Test func describesTheMagicTrackpad2() throws {

@@ -8,8 +8,7 @@ private let rsvgConvert = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert
 }
 
 /// The docs folder of this package.
-private let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("docs")
+private let docs = Fixtures.path("docs")
 
 /// The width and height in a PNG's IHDR chunk, or nil when `data` is not a PNG.
 private func pngSize(_ data: Data) -> (width: Int, height: Int)? {

@@ -1,13 +1,14 @@
 import Foundation
 import PlumometerCore
 import PlumometerRecording
+import PlumometerTestSupport
 import Testing
 
 /// The classifier's findings on real descriptions: the project's device fixtures and the public recordings.
 @Suite("Classification of fixture descriptions")
 struct ClassificationFixtureTests {
     static func classify(_ name: String) throws -> DeviceClassification {
-        let url = Paths.packageRoot.appendingPathComponent("Tests/Fixtures/Devices").appendingPathComponent(name)
+        let url = Fixtures.projectFixtures.appendingPathComponent("Devices").appendingPathComponent(name)
         let description = try RecordingReader.readDescription(text: try Paths.text(url), fileName: name)
         return DeviceClassifier.classify(description)
     }

@@ -83,7 +83,7 @@ struct DemoRecordingTests {
         )
     )
     func generatorReproducesTheBundledFile() throws {
-        let script = Paths.packageRoot.appendingPathComponent("scripts/make-demo-recording.py").path
+        let script = Fixtures.path("scripts/make-demo-recording.py").path
         let result = try ProcessRunner.run("/usr/bin/python3", [script, "--check"], timeout: 120)
         #expect(result.status == 0, "\(result.stderr)")
     }

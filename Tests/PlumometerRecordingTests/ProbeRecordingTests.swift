@@ -1,6 +1,7 @@
 import Foundation
 import PlumometerCore
 import PlumometerRecording
+import PlumometerTestSupport
 import Testing
 
 /// `plumometer probe`'s analyzer on the four composed recordings of its gestures (Tests/Fixtures/Probe), read by
@@ -22,7 +23,7 @@ struct ProbeRecordingTests {
     /// Reads `name`, feeds every frame to a probe, ticking at its deadlines between frames as FrameConsumer does,
     /// and ticks past the end until the probe is over.
     static func run(_ name: String) throws -> Run {
-        let url = Paths.packageRoot.appendingPathComponent("Tests/Fixtures/Probe").appendingPathComponent(name)
+        let url = Fixtures.projectFixtures.appendingPathComponent("Probe").appendingPathComponent(name)
         let recording = try RecordingReader.read(text: try Paths.text(url), fileName: name)
         let device = recording.devices[0]
         var decoder = ContactDecoder(device: device.description)

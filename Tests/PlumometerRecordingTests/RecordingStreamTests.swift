@@ -1,5 +1,6 @@
 import Foundation
 import PlumometerCore
+import PlumometerTestSupport
 import Testing
 
 @testable import PlumometerRecording
@@ -93,7 +94,7 @@ struct RecordingStreamTests {
     @Test(arguments: [1, 7, 64, 4096, 1 << 20])
     func streamMatchesTheWholeReader(chunk: Int) throws {
         var files = try FileManager.default.contentsOfDirectory(
-            at: Paths.packageRoot.appendingPathComponent("Tests/Fixtures/CLI"),
+            at: Fixtures.projectFixtures.appendingPathComponent("CLI"),
             includingPropertiesForKeys: nil
         ).filter { $0.pathExtension == "evemu" }
         files.append(Paths.recordings.appendingPathComponent("libinput-record-two-devices.yml"))

@@ -5,18 +5,14 @@ import Testing
 
 @testable import PlumometerRecording
 
-/// Paths of the package and of the fixtures the tests use in place.
+/// The fixtures the recording tests use in place (found from the one package root, ``Fixtures``).
 enum Paths {
-    /// The package root: this file is `<root>/Tests/PlumometerRecordingTests/TestHelpers.swift`.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// `<package>/../shared/fixtures` (or `PLUMOMETER_SHARED_FIXTURES`), or nil when it is absent (tests using it
     /// are then skipped): the one lookup every test target shares.
     static let sharedFixtures: URL? = Fixtures.sharedFixtures
 
     /// The project's own recordings: `Tests/Fixtures/Recordings`.
-    static let recordings = packageRoot.appendingPathComponent("Tests/Fixtures/Recordings")
+    static let recordings = Fixtures.projectFixtures.appendingPathComponent("Recordings")
 
     static func text(_ url: URL) throws -> String {
         try String(contentsOf: url, encoding: .utf8)

@@ -1,5 +1,6 @@
 import Foundation
 import PlumometerCore
+import PlumometerTestKit
 import PlumometerTestSupport
 import Testing
 
@@ -7,10 +8,11 @@ import Testing
 import Glibc
 #endif
 
-/// SIGTERM at any point: many runs killed after seeded random delays, from the very start of the process to the
-/// middle of a busy stream. Every run must exit 0 and leave only complete JSON lines.
+/// Stopping: SIGINT and SIGTERM at any point (many runs killed after seeded random delays, from the very start of
+/// the process to the middle of a busy stream) and a closed stdout. Every run must exit 0 and leave only complete
+/// JSON lines.
 @Suite(.serialized)
-struct FaultSignalTests {
+struct StopSignalTests {
     /// SplitMix64: a fixed seed gives the same delays on every run, so a failure can be reproduced.
     struct SeededGenerator: RandomNumberGenerator {
         var state: UInt64
@@ -81,7 +83,7 @@ struct FaultSignalTests {
         return recording
     }
 
-    @Test func realTimeReplayKilledAtRandomMoments() throws {
+    @Test(.tags(.foundByFaultInjection, .slow)) func realTimeReplayKilledAtRandomMoments() throws {
         let directory = try CLI.temporaryDirectory()
         let recording = try Self.busyRecording(in: directory)
         for (run, delay) in Self.delays(seed: 20_151_103, count: 10, upTo: 0.6).enumerated() {
@@ -96,7 +98,7 @@ struct FaultSignalTests {
     /// SIGTERM in the first milliseconds, before the reader loop takes SIGINT/SIGTERM through its signalfd: the
     /// process dies by the default action (status 143 through `timeout --preserve-status`). Known and reported (see
     /// docs/reliability.md); what must hold even then is that nothing half-written reaches stdout.
-    @Test(arguments: [0.001, 0.005, 0.01])
+    @Test(.tags(.foundByFaultInjection), arguments: [0.001, 0.005, 0.01])
     func sigtermDuringStartUpLeavesNoPartialOutput(delay: Double) throws {
         let directory = try CLI.temporaryDirectory()
         let recording = try Self.busyRecording(in: directory)
@@ -105,13 +107,16 @@ struct FaultSignalTests {
         Self.checkCompleteLines(result.stdout, run: "SIGTERM after \(delay) s")
     }
 
-    @Test(.enabled(if: Umockdev.isAvailable, "umockdev is not installed"))
+    @Test(
+        .enabled(if: Umockdev.isAvailable, "umockdev is not installed"),
+        .tags(.foundByFaultInjection, .umockdev, .slow)
+    )
     func liveStreamKilledAtRandomMoments() throws {
         for (run, delay) in Self.delays(seed: 20_260_129, count: 8, upTo: 1.2).enumerated() {
-            // umockdev's emulated node holds 4095 bytes: a reader that falls behind by more (a slow start on a busy
-            // machine) gets a torn event, which a real evdev node never delivers (libevdev then fails with EINVAL).
-            // Frames every 10 ms after a quiet 0.3 s keep the emulation honest; see docs/reliability.md.
-            let result = try Faults.stream(
+            // Frames every 10 ms after a quiet 0.3 s, through a FIFO in whole events (EmulatedStreams.stream):
+            // umockdev's own replay (a pty) tore bursts when the reader fell behind on a loaded machine, which a real
+            // evdev node never does (libevdev then fails with EINVAL); see docs/reliability.md.
+            let result = try EmulatedStreams.stream(
                 events: Self.busyEvents(frames: 100, interval: 10_000, start: 300_000),
                 seconds: delay
             )
@@ -119,6 +124,43 @@ struct FaultSignalTests {
             #expect(result.signal == nil, "\(label): killed by signal \(result.signal ?? 0): \(result.stderr)")
             #expect(result.status == 0, "\(label): status \(String(describing: result.status)): \(result.stderr)")
             Self.checkCompleteLines(result.stdout, run: label)
+        }
+    }
+
+    @Test(.tags(.foundByFaultInjection)) func closedStdoutEndsQuietlyWithSuccess() throws {
+        let binary = try CLI.binary
+        let script = "'\(binary)' demo --fast -f jsonl | head -n 1; echo \"status=${PIPESTATUS[0]}\" >&2"
+        let result = try ProcessRunner.run("/bin/bash", ["-c", script], timeout: 60)
+        #expect(result.stdoutLines.count == 1)
+        #expect(result.stderr.contains("status=0"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Broken pipe"))
+        #expect(!result.stderr.contains("cannot write"))
+    }
+
+    /// SIGINT and SIGTERM finish the current line and exit 0.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func signalStopsCleanlyWithCompleteLines(signal: Int32) throws {
+        let process = Process()
+        // Started as a shell would: no signal blocked (the test runner blocks most, and children inherit that).
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", ProcessRunner.cleanSignals, try CLI.binary, "demo", "-f", "jsonl", "--speed", "2"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        // Let it write a few frames in real time, then interrupt it mid-stream.
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(process.processIdentifier, signal)
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.hasSuffix("\n"))
+        let lines = text.split(separator: "\n")
+        #expect(lines.count > 2, "it was streaming before the signal")
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "incomplete line: \(line)")
         }
     }
 }

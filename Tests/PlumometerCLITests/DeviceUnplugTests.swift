@@ -1,5 +1,6 @@
 import Foundation
 import PlumometerCore
+import PlumometerTestKit
 import PlumometerTestSupport
 import Testing
 
@@ -7,9 +8,13 @@ import Testing
 /// driven from Python (Tests/Fixtures/Faults/umockdev_unplug.py) while the real binary reads it.
 @Suite(
     .serialized,
-    .enabled(if: Faults.canDriveTestbeds || Requirements.all, "umockdev, its GI bindings or python3 are missing")
+    .enabled(
+        if: EmulatedStreams.canDriveTestbeds || Requirements.all,
+        "umockdev, its GI bindings or python3 are missing"
+    ),
+    .tags(.foundByFaultInjection, .umockdev)
 )
-struct FaultUnplugTests {
+struct DeviceUnplugTests {
     /// Runs Tests/Fixtures/Faults/umockdev_unplug.py against the built binary: its report lines (status, then
     /// plumometer's stdout), plumometer's stderr, and the driver's own result.
     static func drive(
@@ -20,9 +25,9 @@ struct FaultUnplugTests {
         options: [String] = []
     ) throws -> (report: [String], stderr: String, result: ProcessResult) {
         let result = try ProcessRunner.run(
-            Faults.wrapper,
+            EmulatedStreams.wrapper,
             [
-                Faults.python, Faults.fixture("umockdev_unplug.py").path, "--binary", try CLI.binary,
+                EmulatedStreams.python, EmulatedStreams.fixture("umockdev_unplug.py").path, "--binary", try CLI.binary,
                 "--testbed", files.device.path, "--ioctl", files.ioctl.path, "--node", files.node,
                 "--before", before.path, "--after", after.path, "--number", String(number),
             ] + options,
@@ -36,11 +41,11 @@ struct FaultUnplugTests {
 
     @Test func deviceRemovedMidFrameIsReportedAndFollowedToItsNewNode() throws {
         let directory = try Umockdev.temporaryDirectory("unplug")
-        let description = try Faults.description("apple-magic-trackpad-2-usb.desc")
-        let files = try Faults.deviceFiles(description, node: "/dev/input/event7", in: directory)
-        let t = Faults.t
+        let description = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
+        let files = try EmulatedStreams.deviceFiles(description, node: "/dev/input/event7", in: directory)
+        let t = EmulatedStreams.t
         // One complete frame with a contact, then half a frame (a new contact and a pressure) that never ends.
-        let before = try Faults.eventsFile(
+        let before = try EmulatedStreams.eventsFile(
             [
                 .abs(.mtSlot, 0, at: t(0)), .abs(.mtTrackingID, 40, at: t(0)), .abs(.mtPositionX, 100, at: t(0)),
                 .abs(.mtPositionY, 200, at: t(0)), .abs(.mtPressure, 50, at: t(0)), .key(.btnTouch, 1, at: t(0)),
@@ -51,7 +56,7 @@ struct FaultUnplugTests {
             named: "before.evemu",
             in: directory
         )
-        let after = try Faults.eventsFile(
+        let after = try EmulatedStreams.eventsFile(
             [
                 .abs(.mtSlot, 0, at: t(0)), .abs(.mtTrackingID, 77, at: t(0)), .abs(.mtPositionX, 300, at: t(0)),
                 .abs(.mtPositionY, 300, at: t(0)), .abs(.mtPressure, 30, at: t(0)), .key(.btnTouch, 1, at: t(0)),
@@ -66,7 +71,7 @@ struct FaultUnplugTests {
             "\(result.stdout)\n\(result.stderr)"
         )
         #expect(report.first == "status=0", "SIGTERM after the replug still exits 0: \(report.first ?? "")")
-        let records = Faults.records(Array(report.dropFirst()))
+        let records = EmulatedStreams.records(Array(report.dropFirst()))
         let types = records.compactMap { $0.string("type") }
 
         // The device, its frame, the removal, the device again under its new node, its frame.
@@ -95,10 +100,10 @@ struct FaultUnplugTests {
     /// through udev, and reads the device when it first appears.
     @Test func waitReadsADeviceThatAppearsAfterStart() throws {
         let directory = try Umockdev.temporaryDirectory("wait")
-        let description = try Faults.description("apple-magic-trackpad-2-usb.desc")
-        let files = try Faults.deviceFiles(description, node: "/dev/input/event7", in: directory)
-        let t = Faults.t
-        let after = try Faults.eventsFile(
+        let description = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
+        let files = try EmulatedStreams.deviceFiles(description, node: "/dev/input/event7", in: directory)
+        let t = EmulatedStreams.t
+        let after = try EmulatedStreams.eventsFile(
             [
                 .abs(.mtSlot, 0, at: t(0)), .abs(.mtTrackingID, 5, at: t(0)), .abs(.mtPositionX, 300, at: t(0)),
                 .abs(.mtPositionY, 300, at: t(0)), .abs(.mtPressure, 30, at: t(0)), .key(.btnTouch, 1, at: t(0)),
@@ -119,7 +124,7 @@ struct FaultUnplugTests {
             "\(result.stdout)\n\(result.stderr)"
         )
         #expect(report.first == "status=0")
-        let records = Faults.records(Array(report.dropFirst()))
+        let records = EmulatedStreams.records(Array(report.dropFirst()))
         #expect(records.first?.string("type") == "device")
         #expect(records.first?.string("device") == "/dev/input/event9")
         #expect(records.contains { $0.objects("contacts").first?.int("id") == 5 })

@@ -1,13 +1,18 @@
 import Foundation
 import PlumometerCore
+import PlumometerTestKit
 import PlumometerTestSupport
 import Testing
 
 /// SYN_DROPPED in the live stream, through the real binary under umockdev: libevdev re-reads the device's true
 /// state (the emulated EVIOCGMTSLOTS answers: contact 7 in slot 0, pressure 40), and no contact may survive that
 /// the true state lacks.
-@Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"))
-struct FaultSynDroppedTests {
+@Suite(
+    .serialized,
+    .enabled(if: Umockdev.isAvailable, "umockdev is not installed"),
+    .tags(.foundByFaultInjection, .umockdev)
+)
+struct LiveResyncTests {
     static let trueState: [[AbsoluteAxis: Int32]] = {
         var slots = Array(repeating: [AbsoluteAxis: Int32](), count: 16)
         slots[0] = [.mtTrackingID: 7, .mtPositionX: 10, .mtPositionY: 20, .mtPressure: 40]
@@ -15,7 +20,7 @@ struct FaultSynDroppedTests {
     }()
     static let keys: Set<KeyCode> = [.btnTouch, .btnToolFinger]
 
-    static func t(_ ms: Int64) -> EventTime { Faults.t(ms) }
+    static func t(_ ms: Int64) -> EventTime { EmulatedStreams.t(ms) }
 
     /// Contacts 8, 9 and 10 join contact 7 in a complete frame (the device's state before it overflowed).
     static let crowd: [RawEvent] = [
@@ -32,7 +37,7 @@ struct FaultSynDroppedTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.signal == nil)
         #expect(result.stdout.hasSuffix("\n"))
-        let frames = Faults.frames(result)
+        let frames = EmulatedStreams.frames(result)
         // After the first resync that follows a drop, every frame's contacts are in the true state (only 7).
         if let afterDrop = frames.indices.dropFirst().first(where: { frames[$0].resync }) {
             for frame in frames[afterDrop...] {
@@ -51,7 +56,7 @@ struct FaultSynDroppedTests {
         let events =
             Self.crowd + (0..<25).map { Self.dropped(at: 20 + Int64($0)) }
             + [.abs(.mtPressure, 41, at: Self.t(300)), .syn(.report, at: Self.t(300))]
-        let result = try Faults.stream(events: events, slotValues: Self.trueState, keysDown: Self.keys)
+        let result = try EmulatedStreams.stream(events: events, slotValues: Self.trueState, keysDown: Self.keys)
         let frames = Self.checkedFrames(result)
         #expect(frames.first?.resync == true, "the state found at open")
         #expect(frames.dropFirst().first?.ids == [7, 8, 9, 10], "the crowd before the drops")
@@ -71,7 +76,7 @@ struct FaultSynDroppedTests {
                 .abs(.mtSlot, 0, at: Self.t(50)), .abs(.mtPressure, 99, at: Self.t(50)), .syn(.report, at: Self.t(50)),
                 .abs(.mtPressure, 42, at: Self.t(300)), .syn(.report, at: Self.t(300)),
             ]
-        let result = try Faults.stream(events: events, slotValues: Self.trueState, keysDown: Self.keys)
+        let result = try EmulatedStreams.stream(events: events, slotValues: Self.trueState, keysDown: Self.keys)
         let frames = Self.checkedFrames(result)
         #expect(!frames.contains { $0.ids.contains(11) }, "the half frame's contact never appears")
         #expect(!frames.flatMap(\.records).contains { $0.int("pressure") == 99 }, "nor the rest of the broken frame")
@@ -91,8 +96,13 @@ struct FaultSynDroppedTests {
             .abs(.mtSlot, 0, at: Self.t(50)), .abs(.mtPressure, 99, at: Self.t(50)), .syn(.report, at: Self.t(50)),
         ]
         let next: [RawEvent] = [.abs(.mtPressure, 42, at: Self.t(300)), .syn(.report, at: Self.t(300))]
-        let script = Faults.script([(0, Self.crowd), (40, half), (150, rest), (100, next)])
-        let result = try Faults.stream(events: [], script: script, slotValues: Self.trueState, keysDown: Self.keys)
+        let script = EmulatedStreams.script([(0, Self.crowd), (40, half), (150, rest), (100, next)])
+        let result = try EmulatedStreams.stream(
+            events: [],
+            script: script,
+            slotValues: Self.trueState,
+            keysDown: Self.keys
+        )
         let frames = Self.checkedFrames(result)
         #expect(!frames.flatMap(\.records).contains { $0.int("pressure") == 99 }, "the late rest of the broken frame")
         #expect(frames.last?.ids == [7])
@@ -108,7 +118,7 @@ struct FaultSynDroppedTests {
                 .key(.btnTouch, 0, at: Self.t(300)), .key(.btnToolFinger, 0, at: Self.t(300)),
                 .syn(.report, at: Self.t(300)),
             ]
-        let result = try Faults.stream(events: events, slotValues: Self.trueState, keysDown: Self.keys)
+        let result = try EmulatedStreams.stream(events: events, slotValues: Self.trueState, keysDown: Self.keys)
         let frames = Self.checkedFrames(result)
         #expect(frames.last?.ids == [], "the lift after the resync leaves nothing: \(frames.map(\.ids))")
         #expect(frames.last?.resync == false)

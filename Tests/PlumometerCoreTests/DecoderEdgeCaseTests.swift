@@ -1,10 +1,12 @@
 import PlumometerCore
+import PlumometerTestKit
 import Testing
 
-/// Regressions for faults the libFuzzer campaign found in the decoder and the tracker (see docs/reliability.md).
-///
-/// Each test replays the smallest event sequence that broke an invariant, written out by hand.
-struct FaultRegressionTests {
+/// The decoder and the tracker at their edges: a seed that clears everything, one id in two slots, slot ranges and
+/// frames far beyond any real device. Each case came from the libFuzzer campaign (see docs/reliability.md) and
+/// replays the smallest event sequence that broke an invariant, written out by hand.
+@Suite(.tags(.foundByFuzzing))
+struct DecoderEdgeCaseTests {
     static func t(_ ms: Int64) -> EventTime { EventTime(microseconds: ms * 1000) }
 
     static let singleTouch = DeviceDescription(
@@ -42,7 +44,7 @@ struct FaultRegressionTests {
     }
 }
 
-extension FaultRegressionTests {
+extension DecoderEdgeCaseTests {
     static let slotted = DeviceDescription(
         path: "mt-b",
         identity: DeviceIdentity(bus: 3, vendor: 1, product: 2, version: 1, name: "MT-B"),
@@ -84,7 +86,7 @@ extension FaultRegressionTests {
 
 // MARK: - Blow-ups found with large inputs (see docs/reliability.md)
 
-extension FaultRegressionTests {
+extension DecoderEdgeCaseTests {
     static func clock() -> ContinuousClock.Instant { ContinuousClock.now }
 
     /// A description may declare ABS_MT_SLOT -2^31...2^31-1; the decoder used to allocate 2^32 slots (64 GiB) and

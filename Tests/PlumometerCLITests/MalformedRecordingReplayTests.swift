@@ -1,11 +1,12 @@
 import Foundation
 import PlumometerCore
+import PlumometerTestKit
 import PlumometerTestSupport
 import Testing
 
 /// Malformed and hostile recordings through `plumometer replay`, end to end: exit 1 with `file:line`, the complete
 /// frames before the damage kept, and no hang or runaway memory on recordings built to be expensive.
-@Suite struct FaultReplayTests {
+@Suite struct MalformedRecordingReplayTests {
     static let description: String = {
         let url = Fixtures.projectFixtures.appendingPathComponent("Devices/apple-magic-trackpad-2-usb.desc")
         return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
@@ -38,14 +39,17 @@ import Testing
     }
 
     /// Damage after three good frames: each must stop the replay at its line, keeping the three frames.
-    @Test(arguments: [
-        ("truncated", "E: 0.040000 0003"),
-        ("nul", "E: 0.040000 0003 003a \u{0}12"),
-        ("undeclared", "E: 0.040000 0003 0019 5"),
-        ("slot", "E: 0.040000 0003 002f 99"),
-        ("huge", "E: 0.040000 0003 003a 99999999999999999999"),
-        ("binary", "\u{7f}ELF\u{1}\u{2}\u{ff}"),
-    ])
+    @Test(
+        .tags(.foundByFaultInjection),
+        arguments: [
+            ("truncated", "E: 0.040000 0003"),
+            ("nul", "E: 0.040000 0003 003a \u{0}12"),
+            ("undeclared", "E: 0.040000 0003 0019 5"),
+            ("slot", "E: 0.040000 0003 002f 99"),
+            ("huge", "E: 0.040000 0003 003a 99999999999999999999"),
+            ("binary", "\u{7f}ELF\u{1}\u{2}\u{ff}"),
+        ]
+    )
     func damageAfterGoodFramesStopsAtItsLine(name: String, line: String) throws {
         let (text, number) = Self.goodText
         // More good events after the damage: none of them may be replayed.
@@ -61,7 +65,7 @@ import Testing
     }
 
     /// A frame cut off at the end of the file (no SYN_REPORT) is not a frame: exit 0, three frames, no fourth.
-    @Test func recordingEndingMidFrameKeepsOnlyCompleteFrames() throws {
+    @Test(.tags(.foundByFaultInjection)) func recordingEndingMidFrameKeepsOnlyCompleteFrames() throws {
         let (text, _) = Self.goodText
         let file = try Self.write(text + "E: 0.040000 0003 003a 99\n", "cut.evemu")
         let result = try Self.replay(file)
@@ -72,7 +76,7 @@ import Testing
     }
 
     /// A `libinput record` file broken in its second frame: exit 1 at that line, the first frame kept.
-    @Test func brokenYAMLEventStopsAtItsLine() throws {
+    @Test(.tags(.foundByFaultInjection)) func brokenYAMLEventStopsAtItsLine() throws {
         let url = Fixtures.projectFixtures.appendingPathComponent("Recordings/libinput-record-two-devices.yml")
         var lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n")
         let index = try #require(lines.firstIndex { $0.contains("7012,   3,  58,") })
@@ -87,7 +91,7 @@ import Testing
     }
 
     /// ABS_MT_SLOT declared over the whole Int32 range: the decoder used to allocate 2^32 slots and abort.
-    @Test func slotRangeOfTheWholeInt32IsReplayed() throws {
+    @Test(.tags(.foundByFuzzing)) func slotRangeOfTheWholeInt32IsReplayed() throws {
         let description = Self.description.replacingOccurrences(
             of: "A: 2f 0 15 0 0 0",
             with: "A: 2f -2147483648 2147483647 0 0 0"
@@ -105,7 +109,7 @@ import Testing
     }
 
     /// 30,000 anonymous contacts in each of two protocol A frames took minutes (quadratic matching); now seconds.
-    @Test func protocolARecordingWithThousandsOfContactsPerFrameFinishes() throws {
+    @Test(.tags(.foundByFuzzing, .slow)) func protocolARecordingWithThousandsOfContactsPerFrameFinishes() throws {
         let url = Fixtures.projectFixtures.appendingPathComponent("Devices/protocol-a-touchscreen.desc")
         var text = try String(contentsOf: url, encoding: .utf8)
         for frame in 0..<2 {
@@ -124,12 +128,32 @@ import Testing
     }
 
     /// Hundreds of thousands of comment lines and no description: an error, quickly.
-    @Test func endlessCommentsAreRejectedQuickly() throws {
+    @Test(.tags(.foundByFaultInjection)) func endlessCommentsAreRejectedQuickly() throws {
         let text = String(repeating: "# nothing to see here\n", count: 200_000)
         let result = try Self.replay(try Self.write(text, "comments.evemu"), timeout: 30)
         #expect(!result.timedOut)
         #expect(result.status == 1)
         #expect(result.stderr.contains("comments.evemu"))
         #expect(result.stdout.isEmpty)
+    }
+
+    @Test func malformedRecordingKeepsTheFramesBeforeTheBadLine() throws {
+        let directory = try CLI.temporaryDirectory()
+        let source = try String(contentsOfFile: CLI.fixture("magic-trackpad-2.two-plums.evemu"), encoding: .utf8)
+        var lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Break the first event of the fourth frame.
+        let eventLines = lines.indices.filter { lines[$0].hasPrefix("E:") }
+        let reports = eventLines.filter { lines[$0].hasSuffix("0000 0000 0000") }
+        let bad = reports[2] + 1
+        lines[bad] = "E: 1.030000 0003 zz 0001"
+        let file = directory.appendingPathComponent("broken.evemu")
+        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+
+        let result = try CLI.run(["replay", "--fast", "-f", "jsonl", file.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(file.path):\(bad + 1):"), "\(result.stderr)")
+        let records = try CLI.jsonObjects(result)
+        #expect(records.filter { $0.string("type") == "frame" }.count == 3, "the three complete frames are kept")
+        #expect(result.stdout.hasSuffix("\n"))
     }
 }
