@@ -1,16 +1,15 @@
-import Foundation
 import PlumometerCore
+import PlumometerLinux
 
 /// Calibration profiles on disk: JSON under `$XDG_CONFIG_HOME/plumometer/` (default `~/.config/plumometer/`),
 /// one file per device identity, so a device's calibration follows it to any `/dev/input/eventN`.
 enum ProfileStore {
     /// The directory profiles live in.
     static var directory: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
+        if let base = FileSystem.environment("XDG_CONFIG_HOME"), base.hasPrefix("/") {
             return base + "/plumometer"
         }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = FileSystem.homeDirectory
         return home + "/.config/plumometer"
     }
 
@@ -39,13 +38,13 @@ enum ProfileStore {
     /// Loads a profile file.
     /// - Throws: ``CLIError`` naming the file when it cannot be read or is not a profile.
     static func load(path: String) throws -> Calibration {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = try? Files.read(path) else {
             throw CLIError.runtime(
                 "cannot read profile \(path): no such file or not readable. Check the path, or run 'plumometer calibrate' to make one."
             )
         }
         do {
-            return try JSONDecoder().decode(Calibration.self, from: data)
+            return try Calibration(json: data)
         } catch {
             throw CLIError.runtime(
                 "\(path) is not a plumometer calibration profile (\(describe(error))). Make a new one with 'plumometer calibrate'."
@@ -68,7 +67,7 @@ enum ProfileStore {
             return (calibration, explicitPath)
         }
         let path = defaultPath(for: description.identity)
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard FileSystem.exists(path) else { return nil }
         // A saved profile the user did not name must not stop a background reader: say so, and read without it.
         let calibration: Calibration
         do {
@@ -88,16 +87,13 @@ enum ProfileStore {
 
     /// Saves `calibration` to `path` (creating the directory), atomically.
     static func save(_ calibration: Calibration, to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         do {
             // Only plumometer's own directory is created; a path the user names must lead somewhere that exists.
             if directory == Self.directory {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try FileSystem.createDirectories(directory)
             }
-            let data = try encoder.encode(calibration)
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            try FileSystem.replaceAtomically(path, with: try calibration.jsonText())
         } catch {
             throw CLIError.runtime(
                 "cannot save profile to \(path): \(describe(error)). Choose another place with --output."
@@ -106,14 +102,8 @@ enum ProfileStore {
     }
 
     private static func describe(_ error: any Error) -> String {
-        if let decoding = error as? DecodingError {
-            switch decoding {
-            case .keyNotFound(let key, _): return "missing key '\(key.stringValue)'"
-            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-                return context.debugDescription
-            @unknown default: return "\(decoding)"
-            }
-        }
-        return (error as NSError).localizedDescription
+        if let error = error as? CalibrationJSONError { return error.description }
+        if let error = error as? OutputError { return "\(error.function): \(error.errnoText)" }
+        return "\(error)"
     }
 }
