@@ -64,9 +64,11 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
             throw failure
         }
         // The common case, a consumer that keeps up: nothing queued, the writer idle, and stdout able to take a
-        // small write at once. Writing here saves two context switches per frame; anything that could block goes
-        // to the writer thread instead.
-        if queue.isEmpty, !writing, text.utf8.count <= FileDescriptorWriter.smallWriteLimit, sink.canTakeSmallWrite {
+        // small write at once (a file or `/dev/null` takes any write at once). Writing here saves two context
+        // switches per frame; anything that could block goes to the writer thread instead.
+        if queue.isEmpty, !writing, sink.neverBlocks || text.utf8.count <= FileDescriptorWriter.smallWriteLimit,
+            sink.canTakeSmallWrite
+        {
             writing = true
             condition.unlock()
             var writeError: (any Error)?
