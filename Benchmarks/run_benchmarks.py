@@ -386,6 +386,7 @@ def startup(arguments, binary, work):
     device = Device(os.path.join(work, "startup"))
     reader = [binary, "--device", NODE, "-f", "jsonl", "--quiet"]
     first = median([spawn_wall(reader, device.environment, True) for _ in range(runs)])
+    floor = median([spawn_wall([HELPERS["floor"], NODE, "--opened"], device.environment, True) for _ in range(runs)])
     umockdev_only = median([spawn_wall(["/bin/true"], device.environment) for _ in range(runs)])
     device.close()
     result = {
@@ -396,6 +397,8 @@ def startup(arguments, binary, work):
         "evtest_version_ms_net_of_true": (evtest - true) * 1e3,
         "evtest_rss_kib": peak_rss_kib(["/usr/bin/evtest", "--version"], work),
         "first_record_ms_net_of_umockdev_true": (first - umockdev_only) * 1e3,
+        "c_floor_opened_ms_net_of_umockdev_true": (floor - umockdev_only) * 1e3,
+        "first_record_ms_net_of_c_floor_opened": (first - floor) * 1e3,
     }
     log("start-up: --version %.2f ms (%.1f MB), first device record %.2f ms (net of the same spawn of "
         "/bin/true)" % (result["version_ms_net_of_true"], result["version_rss_kib"] / 1024,
@@ -611,8 +614,10 @@ def realtime(arguments, binary, work):
         if record.get("type") == "frame":
             # A reading stamped with a written frame's time is that frame's line; others are readings the
             # tracker made between frames (a contact settling, the heaviest mark moving after its hold).
+            # Each stamp is taken once: a reading made between frames can fall on a frame's exact microsecond.
             text = line.split(b'"time":', 1)[1].split(b",", 1)[0].decode()
             if text in stamps:
+                stamps.discard(text)
                 latencies.append(arrived - float(record["time"]))
             else:
                 between += 1
@@ -741,6 +746,8 @@ def table(results):
                 s["runs"], s["version_ms_net_of_true"], s["version_rss_kib"] / 1024,
                 s["evtest_version_ms_net_of_true"], s["evtest_rss_kib"] / 1024,
                 s["first_record_ms_net_of_umockdev_true"]))
+        add("  the C floor (libevdev) opens the same node in %.2f ms: plumometer's own start-up to the first "
+            "record %.2f ms" % (s["c_floor_opened_ms_net_of_umockdev_true"], s["first_record_ms_net_of_c_floor_opened"]))
     if "replay" in results:
         r = results["replay"]
         add("")
