@@ -10,12 +10,14 @@
 #include <libevdev/libevdev.h>
 #include <poll.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: evdev_floor /dev/input/eventN\n");
+	int announce = argc == 3 && strcmp(argv[2], "--opened") == 0;
+	if (argc != 2 && !announce) {
+		fprintf(stderr, "usage: evdev_floor /dev/input/eventN [--opened]\n");
 		return 2;
 	}
 	int fd = open(argv[1], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -29,6 +31,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: libevdev_new_from_fd: %d\n", argv[1], rc);
 		return 1;
 	}
+	/* --opened: one line once the device is described, for the start-up figure (what opening costs any
+	 * libevdev reader on this node, umockdev's ioctl round trips included). */
+	if (announce && write(STDOUT_FILENO, "opened\n", 7) < 0)
+		return 1;
 	unsigned long frames = 0;
 	unsigned int flag = LIBEVDEV_READ_FLAG_NORMAL;
 	struct pollfd waiting = { .fd = fd, .events = POLLIN };

@@ -21,41 +21,6 @@ does not is an error, not a figure.
 
 Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
 (scripts/benchmark installs what is missing).
-"""plumometer's benchmarks: throughput against evtest and cat, the pure pipeline, idle cost, real-time load and
-latency, memory and a soak. Run by scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it. The readers run with
-umockdev's preload library; their CPU time is read with wait4() (user + system of the reader and anything it
-spawned) and excludes this driver and umockdev's ioctl thread, which live in this process.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0 (scripts/install-deps.sh --test).
-"""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
 """
 
 import argparse
@@ -108,56 +73,12 @@ HELPERS = {}
 
 
 class Device:
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""A umockdev testbed with one Magic Trackpad 2 whose event node is a FIFO this process writes.
+    """A umockdev testbed with one Magic Trackpad 2 whose event node is a FIFO this process writes.
 
     toll="umockdev": the readers run with umockdev's preload alone, which sends every read() and write() of the
     emulated node over a socket to the testbed (~60 us each). toll="bypass": direct_io.so is loaded ahead of it
     and sends reads of the FIFO-backed node and writes to stdout/stderr straight to the kernel, for every reader
-    alike; open, ioctls and sysfs stay umockdev's."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    alike; open, ioctls and sysfs stay umockdev's."""
 
     def __init__(self, work, toll="bypass"):
         description = umockdev_device.read_description(DESCRIPTION)
@@ -180,51 +101,7 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
         self.environment = dict(os.environ, UMOCKDEV_DIR=root, LD_PRELOAD=preload)
 
     def pending(self):
-        """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""Bytes written but not yet read."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+        """Bytes written but not yet read."""
         count = array.array("i", [0])
         fcntl.ioctl(self.fd, termios.FIONREAD, count)
         return count[0]
@@ -239,51 +116,7 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
 
 
 def encode(frames, seconds=1, microseconds=0):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""Every event of `frames` as input_event bytes with one timestamp."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """Every event of `frames` as input_event bytes with one timestamp."""
     data = bytearray()
     pack = EVENT.pack
     count = 0
@@ -298,51 +131,7 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
 
 
 def cpu_seconds(pid):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""utime + stime of a live process, from /proc/PID/stat."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """utime + stime of a live process, from /proc/PID/stat."""
     with open("/proc/%d/stat" % pid) as handle:
         fields = handle.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
@@ -365,51 +154,7 @@ def write_calls(pid):
 
 
 def wait_until_idle(pid, quiet=0.3, limit=600):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""Waits until the process has used no CPU for `quiet` seconds (it finished what it was given)."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """Waits until the process has used no CPU for `quiet` seconds (it finished what it was given)."""
     deadline = time.monotonic() + limit
     last = cpu_seconds(pid)
     while time.monotonic() < deadline:
@@ -422,51 +167,7 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
 
 
 def stop(process):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""SIGTERM, then the exact rusage of the process (and anything it spawned) from wait4."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """SIGTERM, then the exact rusage of the process (and anything it spawned) from wait4."""
     process.send_signal(signal.SIGTERM)
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
@@ -481,51 +182,7 @@ def start(device, command, stdout=subprocess.DEVNULL):
 
 
 def wait_for_open(process, path, limit=20):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""Waits until the reader has the node open (its /proc/PID/fd links to it)."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """Waits until the reader has the node open (its /proc/PID/fd links to it)."""
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -547,51 +204,7 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
 
 
 def build_helpers(work):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""Compiles direct_io.so and evdev_floor from Benchmarks/*.c (gcc and libevdev-dev: build dependencies)."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """Compiles direct_io.so and evdev_floor from Benchmarks/*.c (gcc and libevdev-dev: build dependencies)."""
     preload = os.path.join(work, "direct_io.so")
     floor = os.path.join(work, "evdev_floor")
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libevdev"], capture_output=True, text=True,
@@ -611,53 +224,9 @@ def io_counter(pid, key):
 
 
 def readers(binary):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
+    """Every reader of one stream, with how to prove from its output that it saw all of it.
 
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""Every reader of one stream, with how to prove from its output that it saw all of it.
-
-    `expect(frames, events)` gives the exact count of `count(output)` for a reader that read everything."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    `expect(frames, events)` gives the exact count of `count(output)` for a reader that read everything."""
     return [
         ("cat", ["/bin/cat", NODE], lambda out: os.path.getsize(out), lambda frames, events: events * EVENT_SIZE),
         ("evtest", ["/usr/bin/evtest", NODE], lambda out: count_lines(out, b"Event: time"),
@@ -686,51 +255,7 @@ def median(values):
 
 
 def output_directory(work):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""Readers write their output to files in memory where there is /dev/shm (the same cost for every reader)."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """Readers write their output to files in memory where there is /dev/shm (the same cost for every reader)."""
     shm = "/dev/shm"
     if os.path.isdir(shm) and os.access(shm, os.W_OK):
         return tempfile.mkdtemp(prefix="plumometer-benchmark-", dir=shm)
@@ -738,51 +263,7 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
 
 
 def throughput_run(arguments, binary, work, contacts, toll):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""One stream through every reader, interleaved: round r starts with reader r (A B C, B C A, ...)."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """One stream through every reader, interleaved: round r starts with reader r (A B C, B C A, ...)."""
     frames = arguments.frames
     data, events = encode(evemu_stream.frames(frames, contacts))
     log("throughput (%s toll): %d frames x %d contacts = %d events (%.1f MB)" % (
@@ -809,6 +290,13 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
                     raise RuntimeError("%s died while reading: %s" % (name, process.stderr.read().decode()))
                 time.sleep(0.005)
             wait_until_idle(process.pid)
+            # On a loaded machine a reader can look idle while it still waits for its last read (umockdev's
+            # toll: the reply comes from a thread in this process), so it is given until its output is complete
+            # (or 30 s) before it is stopped; the check below still fails a reader that never completes it.
+            settle = time.monotonic() + 30
+            while count(out) < expect(frames, events) and time.monotonic() < settle:
+                time.sleep(0.2)
+                wait_until_idle(process.pid)
             wall = time.monotonic() - began
             during = cpu_seconds(process.pid) - before
             read_bytes = io_counter(process.pid, "rchar") - read_before
@@ -865,51 +353,7 @@ def throughput(arguments, binary, work):
 
 
 def spawn_wall(command, environment=None, until_line=False):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""Seconds from spawn to exit (or to the first stdout line) of `command`."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """Seconds from spawn to exit (or to the first stdout line) of `command`."""
     began = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
                                env=environment)
@@ -925,51 +369,7 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
 
 
 def peak_rss_kib(command, work, environment=None):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""The peak RSS of a short run, through GNU time (whose own small RSS is what the child inherits at fork)."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """The peak RSS of a short run, through GNU time (whose own small RSS is what the child inherits at fork)."""
     report = os.path.join(work, "startup.time")
     subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report] + command, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=environment)
@@ -978,51 +378,7 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
 
 
 def startup(arguments, binary, work):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""Start-up: `--version`, and spawn to the first device record on a device, net of spawning /bin/true."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """Start-up: `--version`, and spawn to the first device record on a device, net of spawning /bin/true."""
     runs = arguments.startup_runs
     true = median([spawn_wall(["/bin/true"]) for _ in range(runs)])
     version = median([spawn_wall([binary, "--version"]) for _ in range(runs)])
@@ -1030,6 +386,7 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
     device = Device(os.path.join(work, "startup"))
     reader = [binary, "--device", NODE, "-f", "jsonl", "--quiet"]
     first = median([spawn_wall(reader, device.environment, True) for _ in range(runs)])
+    floor = median([spawn_wall([HELPERS["floor"], NODE, "--opened"], device.environment, True) for _ in range(runs)])
     umockdev_only = median([spawn_wall(["/bin/true"], device.environment) for _ in range(runs)])
     device.close()
     result = {
@@ -1040,6 +397,8 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
         "evtest_version_ms_net_of_true": (evtest - true) * 1e3,
         "evtest_rss_kib": peak_rss_kib(["/usr/bin/evtest", "--version"], work),
         "first_record_ms_net_of_umockdev_true": (first - umockdev_only) * 1e3,
+        "c_floor_opened_ms_net_of_umockdev_true": (floor - umockdev_only) * 1e3,
+        "first_record_ms_net_of_c_floor_opened": (first - floor) * 1e3,
     }
     log("start-up: --version %.2f ms (%.1f MB), first device record %.2f ms (net of the same spawn of "
         "/bin/true)" % (result["version_ms_net_of_true"], result["version_rss_kib"] / 1024,
@@ -1087,51 +446,7 @@ def replay(arguments, binary, work):
 
 
 def replay_large(arguments, binary, work):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""Memory of `replay --fast` on a recording of --large-mb megabytes: it must not grow with the file."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """Memory of `replay --fast` on a recording of --large-mb megabytes: it must not grow with the file."""
     path = os.path.join(work, "large.evemu")
     sample = os.path.join(work, "sample.evemu")
     evemu_stream.write_stream(sample, 1000, arguments.contacts[0], 1000, False)
@@ -1166,51 +481,7 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
 
 
 def context_switches(pid):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""Voluntary + involuntary context switches of every thread of a process: each one is a wake-up."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """Voluntary + involuntary context switches of every thread of a process: each one is a wake-up."""
     total = 0
     for task in os.listdir("/proc/%d/task" % pid):
         try:
@@ -1253,55 +524,12 @@ def idle(arguments, binary, work):
 # MARK: - Real-time load and latency
 
 
-def paced_write(device, frames, interval):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""Writes one frame per interval, each stamped with CLOCK_REALTIME just before its write.
+def paced_write(device, frames, interval, stamps=None):
+    """Writes one frame per interval, each stamped with CLOCK_REALTIME just before its write.
 
     Returns the seconds taken and how many writes were more than one interval behind their schedule (this
-    process was not scheduled in time: the machine, not the reader, was busy)."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    process was not scheduled in time: the machine, not the reader, was busy). With `stamps`, adds each frame's
+    time as the reader prints it (`seconds.microseconds`)."""
     late_writes = 0
     pack = EVENT.pack
     start_time = time.monotonic() + 0.05
@@ -1317,56 +545,14 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
         now = time.time()
         seconds = int(now)
         microseconds = int((now - seconds) * 1e6)
+        if stamps is not None:
+            stamps.add("%d.%06d" % (seconds, microseconds))
         os.write(device.fd, b"".join(pack(seconds, microseconds, t, c, v) for t, c, v in events))
     return time.monotonic() - start_time, late_writes
 
 
 def realtime_baseline(arguments, name, command, work):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""CPU of a reader that does not decode (cat) or only prints (evtest) under the same 1 kHz load."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """CPU of a reader that does not decode (cat) or only prints (evtest) under the same 1 kHz load."""
     seconds = min(arguments.realtime_seconds, 10)
     frames = list(evemu_stream.frames(int(seconds * arguments.rate), arguments.realtime_contacts))
     device = Device(os.path.join(work, "realtime-" + name))
@@ -1386,51 +572,7 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
 
 
 def realtime(arguments, binary, work):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""1 kHz reports of 16 contacts, each frame stamped with CLOCK_REALTIME just before it is written."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """1 kHz reports of 16 contacts, each frame stamped with CLOCK_REALTIME just before it is written."""
     rate = arguments.rate
     interval = 1.0 / rate
     count = int(arguments.realtime_seconds * rate)
@@ -1455,7 +597,8 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
     reader = threading.Thread(target=read_lines, daemon=True)
     reader.start()
     before = cpu_seconds(process.pid)
-    elapsed, late_writes = paced_write(device, frames, interval)
+    stamps = set()
+    elapsed, late_writes = paced_write(device, frames, interval, stamps)
     while device.pending() > 0:
         time.sleep(0.005)
     wait_until_idle(process.pid, quiet=0.2)
@@ -1465,12 +608,21 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
     reader.join(timeout=10)
     device.close()
     latencies = []
+    between = 0
     for arrived, line in arrivals:
         record = json.loads(line)
         if record.get("type") == "frame":
-            latencies.append(arrived - float(record["time"]))
+            # A reading stamped with a written frame's time is that frame's line; others are readings the
+            # tracker made between frames (a contact settling, the heaviest mark moving after its hold).
+            # Each stamp is taken once: a reading made between frames can fall on a frame's exact microsecond.
+            text = line.split(b'"time":', 1)[1].split(b",", 1)[0].decode()
+            if text in stamps:
+                stamps.discard(text)
+                latencies.append(arrived - float(record["time"]))
+            else:
+                between += 1
     if len(latencies) != count:
-        raise RuntimeError("real-time run: %d frames written, %d lines read" % (count, len(latencies)))
+        raise RuntimeError("real-time run: %d frames written, %d of their lines read" % (count, len(latencies)))
     latencies.sort()
     pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))]  # noqa: E731
     result = {
@@ -1483,6 +635,7 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
         "cpu_us_per_report_interval": during / count * 1e6,
         "latency_ms": {"p50": pick(0.5) * 1e3, "p99": pick(0.99) * 1e3, "p999": pick(0.999) * 1e3,
                        "max": latencies[-1] * 1e3},
+        "readings_between_frames": between,
         "frames_later_than_one_interval": sum(1 for value in latencies if value > interval),
         "driver_writes_later_than_one_interval": late_writes,
         "peak_rss_kib": peak,
@@ -1501,51 +654,7 @@ Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and
 
 
 def soak(arguments, binary, work):
-    """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""Many frames through the live path, RSS sampled as they flow."""plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
-scripts/benchmark; see docs/performance.md for what each figure means.
-
-Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
-answered by umockdev from a device description). The event stream does not come from umockdev's own evemu replay:
-umockdev backs an emulated node with a pseudo-terminal, whose line discipline eats bytes such as 0x03, 0x11 and
-0x13 in binary events and hands readers partial events, and its replay thread manages about 10,000 events per
-second. Here the node is a FIFO in the testbed's /dev, written by this driver in whole events (writes of at most
-PIPE_BUF bytes are atomic), so a reader gets exactly what an evdev node would give it.
-
-umockdev's preload library sends every read() of an emulated node over a socket to the testbed (~60 us each),
-which distorts comparisons between readers that read in different sizes. Benchmarks/direct_io.c, loaded ahead of
-it, sends reads of the FIFO-backed node and writes to stdout straight to the kernel for every reader alike (the
-"bypass" toll); the throughput figures are shown both ways. Readers' CPU time is read from /proc while the stream
-flows and excludes this driver and umockdev's ioctl thread, which live in this process. Each reader must prove it
-read the whole stream: its read byte count (/proc/PID/io) covers every byte written, and its output holds exactly
-one record per event (evtest, libinput record), per frame (plumometer, the C floor) or every byte (cat); a run that
-does not is an error, not a figure.
-
-Needs /usr/bin/python3 with gir1.2-umockdev-1.0, evtest, libinput-tools, gcc and libevdev-dev
-(scripts/benchmark installs what is missing).
-"""
+    """Many frames through the live path, RSS sampled as they flow."""
     total = arguments.soak_frames
     block = 10_000
     device = Device(os.path.join(work, "soak"))
@@ -1637,6 +746,8 @@ def table(results):
                 s["runs"], s["version_ms_net_of_true"], s["version_rss_kib"] / 1024,
                 s["evtest_version_ms_net_of_true"], s["evtest_rss_kib"] / 1024,
                 s["first_record_ms_net_of_umockdev_true"]))
+        add("  the C floor (libevdev) opens the same node in %.2f ms: plumometer's own start-up to the first "
+            "record %.2f ms" % (s["c_floor_opened_ms_net_of_umockdev_true"], s["first_record_ms_net_of_c_floor_opened"]))
     if "replay" in results:
         r = results["replay"]
         add("")
@@ -1661,11 +772,12 @@ def table(results):
         add("")
         add("real time (bypass toll): %d Hz x %d contacts for %.1f s: %.1f us CPU per %.1f ms report interval "
             "(%.2f%% of one core); latency event->line read: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms; "
-            "%d of %d frames later than one interval (driver writes late: %d); peak RSS %.1f MB" % (
+            "%d of %d frames later than one interval (driver writes late: %d); %d readings between frames; "
+            "peak RSS %.1f MB" % (
                 r["rate_hz"], r["contacts"], r["seconds"], r["cpu_us_per_report_interval"], 1000 / r["rate_hz"],
                 r["cpu_percent_of_one_core"], lat["p50"], lat["p99"], lat["p999"], lat["max"],
                 r["frames_later_than_one_interval"], r["frames"], r["driver_writes_later_than_one_interval"],
-                r["peak_rss_kib"] / 1024))
+                r["readings_between_frames"], r["peak_rss_kib"] / 1024))
         add("  same load, other readers: cat %.2f%%, evtest %.2f%% of one core" % (
             r["baseline_cpu_percent"]["cat"], r["baseline_cpu_percent"]["evtest"]))
     if "soak" in results:

@@ -11,11 +11,21 @@ public final class FileDescriptorWriter: @unchecked Sendable {
     /// A descriptor (the poll loop's signalfd) that, once readable, ends a wait for a stalled reader: SIGINT and
     /// SIGTERM are blocked, so a write blocked in the kernel would never see them.
     public var interruptDescriptor: Int32?
+    /// Whether a write here never waits for a reader: a regular file, or a character device that is not a
+    /// terminal (`/dev/null`). Such a descriptor is always writable, so asking `poll` first would be wasted.
+    public let neverBlocks: Bool
 
     init(fileDescriptor: Int32, name: String, ownsDescriptor: Bool) {
         self.fileDescriptor = fileDescriptor
         self.name = name
         self.ownsDescriptor = ownsDescriptor
+        var status = stat()
+        if fstat(fileDescriptor, &status) == 0 {
+            let type = status.st_mode & S_IFMT
+            neverBlocks = type == S_IFREG || (type == S_IFCHR && isatty(fileDescriptor) == 0)
+        } else {
+            neverBlocks = false
+        }
     }
 
     deinit {
@@ -57,14 +67,23 @@ public final class FileDescriptorWriter: @unchecked Sendable {
     ///   ``OutputError/Code/interrupted`` when a stop signal came while the reader was stalled before the text was
     ///   begun, ``OutputError/Code/writeFailed`` for other failures.
     public func write(_ text: String) throws(OutputError) {
+        try write(text, knownWritable: false)
+    }
+
+    /// Writes all of `text`; with `knownWritable` (the caller has just seen ``canTakeSmallWrite``), without
+    /// asking `poll` again whether it may start.
+    /// - Throws: ``OutputError``, as ``write(_:)``.
+    public func write(_ text: String, knownWritable: Bool) throws(OutputError) {
         var text = text
-        if let failure = text.withUTF8({ writeAll($0) }) { throw failure }
+        if let failure = text.withUTF8({ writeAll($0, knownWritable: knownWritable) }) { throw failure }
     }
 
     /// Writes all of `buffer`, or returns why not.
-    private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) -> OutputError? {
+    private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, knownWritable: Bool) -> OutputError? {
         guard let base = buffer.baseAddress else { return nil }
-        if let interruptDescriptor, !waitUntilWritable(orReadable: interruptDescriptor) {
+        if !knownWritable, !neverBlocks, let interruptDescriptor,
+            !waitUntilWritable(orReadable: interruptDescriptor)
+        {
             return .interrupted(name)
         }
         var offset = 0
@@ -117,6 +136,7 @@ public final class FileDescriptorWriter: @unchecked Sendable {
     /// Whether a write of up to `PIPE_BUF` (4096) bytes would not block now: for a pipe, a free page (such a write
     /// is atomic and fits in it); files always. The corresponding C function is `poll(2)`.
     public var canTakeSmallWrite: Bool {
+        if neverBlocks { return true }
         var entry = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
         guard case .success(let ready) = retryingOnInterrupt({ poll(&entry, 1, 0) }), ready == 1 else { return false }
         return entry.revents & Int16(POLLOUT) != 0

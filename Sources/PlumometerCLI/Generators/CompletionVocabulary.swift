@@ -35,7 +35,7 @@ enum CompletionVocabulary {
     /// The first sentence of `help`, without its full stop: short enough for a completion menu.
     static func brief(_ help: String) -> String {
         var text = help
-        if let end = text.range(of: ". ") { text = String(text[..<end.lowerBound]) }
+        if let end = text.firstRange(of: ". ") { text = String(text[..<end.lowerBound]) }
         if text.hasSuffix(".") { text.removeLast() }
         return text
     }

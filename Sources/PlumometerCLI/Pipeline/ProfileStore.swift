@@ -1,5 +1,6 @@
-import Foundation
 import PlumometerCore
+import PlumometerLinux
+import PlumometerOutput
 
 /// A calibration profile found for a device: the fit, the file it came from and when it was made.
 struct Profile {
@@ -26,11 +27,10 @@ enum ProfileStore {
 
     /// The directory profiles live in.
     static var directory: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
+        if let base = FileSystem.environment("XDG_CONFIG_HOME"), base.hasPrefix("/") {
             return base + "/plumometer"
         }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = FileSystem.homeDirectory
         return home + "/.config/plumometer"
     }
 
@@ -60,15 +60,14 @@ enum ProfileStore {
     /// Loads a profile file; decoding refuses a fit that ``Calibration/validate()`` refuses.
     /// - Throws: ``CLIError`` naming the file when it cannot be read or is not a usable profile.
     static func load(path: String) throws -> Profile {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = try? Files.read(path) else {
             throw CLIError.runtime(
                 "cannot read profile \(path): no such file or not readable. Check the path, or run 'plumometer calibrate' to make one."
             )
         }
         do {
-            let calibration = try JSONDecoder().decode(Calibration.self, from: data)
-            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-            return Profile(calibration: calibration, path: path, made: object?[madeKey] as? String)
+            let calibration = try Calibration(json: data)
+            return Profile(calibration: calibration, path: path, made: Calibration.madeDate(inJSON: data))
         } catch {
             throw CLIError.runtime(
                 "\(path) is not a usable plumometer calibration profile (\(describe(error))). Make a new one with 'plumometer calibrate'."
@@ -97,7 +96,7 @@ enum ProfileStore {
         }
         if ignoreSaved { return nil }
         let path = defaultPath(for: description.identity)
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard FileSystem.exists(path) else { return nil }
         // A saved profile the user did not name must not stop a background reader: say so, and read without it.
         let profile: Profile
         do {
@@ -129,20 +128,17 @@ enum ProfileStore {
         )
     }
 
-    /// Saves `calibration` to `path` (creating plumometer's own directory), atomically, with the date it was made.
-    static func save(_ calibration: Calibration, to path: String, made: Date = Date()) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let directory = (path as NSString).deletingLastPathComponent
+    /// Saves `calibration` to `path` (creating plumometer's own directory), atomically, with the date it was made
+    /// (ISO 8601, UTC; now, from the system clock, unless given).
+    static func save(_ calibration: Calibration, to path: String, made: String? = nil) throws {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         do {
             // Only plumometer's own directory is created; a path the user names must lead somewhere that exists.
             if directory == Self.directory {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try FileSystem.createDirectories(directory)
             }
-            var object = try JSONSerialization.jsonObject(with: encoder.encode(calibration)) as? [String: Any] ?? [:]
-            object[madeKey] = ISO8601DateFormatter().string(from: made)
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            let made = made ?? UTCTime.iso8601(microseconds: Clock.realtimeMicroseconds(), fractionDigits: 0)
+            try FileSystem.replaceAtomically(path, with: try calibration.jsonText(made: made))
         } catch {
             throw CLIError.runtime(
                 "cannot save profile to \(path): \(describe(error)). Choose another place with --output."
@@ -151,14 +147,8 @@ enum ProfileStore {
     }
 
     private static func describe(_ error: any Error) -> String {
-        if let decoding = error as? DecodingError {
-            switch decoding {
-            case .keyNotFound(let key, _): return "missing key '\(key.stringValue)'"
-            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-                return context.debugDescription
-            @unknown default: return "\(decoding)"
-            }
-        }
-        return (error as NSError).localizedDescription
+        if let error = error as? CalibrationJSONError { return error.description }
+        if let error = error as? OutputError { return "\(error.function): \(error.errnoText)" }
+        return "\(error)"
     }
 }

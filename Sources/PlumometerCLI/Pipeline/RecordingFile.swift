@@ -1,4 +1,3 @@
-import Foundation
 import PlumometerCore
 import PlumometerLinux
 import PlumometerRecording
@@ -40,7 +39,7 @@ enum RecordingFile {
         var stem = path.hasSuffix(".events") ? String(path.dropLast(".events".count)) : path
         while true {
             let candidate = stem + ".desc"
-            if FileManager.default.isReadableFile(atPath: candidate) {
+            if FileSystem.isReadableFile(candidate) {
                 Diagnostics.note("\(path) holds events only; describing the device with \(candidate)")
                 return candidate
             }

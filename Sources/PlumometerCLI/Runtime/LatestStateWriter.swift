@@ -1,4 +1,3 @@
-import Foundation
 import PlumometerLinux
 import PlumometerOutput
 
@@ -19,8 +18,13 @@ extension FileDescriptorWriter: LineSink {
 /// state. Frames that were replaced before they could be written are counted and reported on stderr; `device`
 /// and `removed` records are never dropped, and order is kept.
 ///
-/// Each line is still one complete `write` sequence from the writer thread, so a reader never sees half a line.
-/// `@unchecked Sendable`: every mutable field is guarded by `condition`; the sink is used only by the writer thread.
+/// Each line is still one complete `write` sequence, so a reader never sees half a line. While the consumer keeps
+/// up, the caller writes each line itself (one `poll`, or none for a file or `/dev/null`, then one `write`) and
+/// the writer thread sleeps: it is woken only when a line is queued, and the caller only when `finish` waits for
+/// it. Waking the thread for every frame cost a futex wake and two context switches, a quarter of the reader's
+/// CPU (docs/performance.md).
+/// `@unchecked Sendable`: every mutable field is guarded by `condition`; the sink is used by one thread at a time
+/// (the caller only while the writer thread is idle with nothing queued).
 final class LatestStateWriter: LineSink, @unchecked Sendable {
     private struct Entry {
         var text: String
@@ -28,12 +32,15 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
     }
 
     private let sink: FileDescriptorWriter
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var queue: [Entry] = []
     private var writing = false
     private var stopping = false
+    /// The writer thread is asleep waiting for a line (then a queued line must signal it).
+    private var threadWaiting = false
+    /// `finish` is waiting for the writer thread (then it must be told when a batch is done).
+    private var finishWaiting = false
     private var failure: (any Error)?
-    private var thread: Thread?
     /// Frames replaced in the queue before they were written.
     private(set) var skipped = 0
     private var reportedSkipped = 0
@@ -47,10 +54,7 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
     init(sink: FileDescriptorWriter) {
         self.sink = sink
         // The thread holds the writer until `finish` lets it end: queued lines are never dropped with the object.
-        let thread = Thread { self.run() }
-        thread.name = "plumometer stdout"
-        self.thread = thread
-        thread.start()
+        BackgroundThread.start { self.run() }
     }
 
     func write(_ text: String, droppable: Bool) throws {
@@ -60,17 +64,20 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
             throw failure
         }
         // The common case, a consumer that keeps up: nothing queued, the writer idle, and stdout able to take a
-        // small write at once. Writing here saves two context switches per frame; anything that could block goes
-        // to the writer thread instead.
-        if queue.isEmpty, !writing, text.utf8.count <= FileDescriptorWriter.smallWriteLimit, sink.canTakeSmallWrite {
+        // small write at once (a file or `/dev/null` takes any write at once). Writing here saves two context
+        // switches per frame; anything that could block goes to the writer thread instead.
+        if queue.isEmpty, !writing, sink.neverBlocks || text.utf8.count <= FileDescriptorWriter.smallWriteLimit,
+            sink.canTakeSmallWrite
+        {
             writing = true
             condition.unlock()
             var writeError: (any Error)?
-            do { try sink.write(text) } catch { writeError = error }
+            do { try sink.write(text, knownWritable: true) } catch { writeError = error }
             condition.lock()
             writing = false
             if let writeError, failure == nil { failure = writeError }
-            condition.broadcast()
+            // Nobody waits for this write: the writer thread waits for a queued line (there is none) and `finish`
+            // runs on this thread. So no signal, and no wake-up.
             condition.unlock()
             if let writeError { throw writeError }
             return
@@ -83,7 +90,7 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
             skipped += 1
         }
         queue.append(Entry(text: text, droppable: droppable))
-        condition.signal()
+        if threadWaiting { condition.signal() }
         let skippedNow = skipped
         condition.unlock()
         reportSkipped(skippedNow, force: false)
@@ -93,10 +100,12 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
         condition.lock()
         stopping = true
         condition.broadcast()
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = MonotonicClock.now().microseconds + Int64((timeout * 1_000_000).rounded())
+        finishWaiting = true
         while (writing || !queue.isEmpty) && failure == nil {
-            if !condition.wait(until: deadline) { break }
+            if !condition.wait(untilMonotonicMicroseconds: deadline) { break }
         }
+        finishWaiting = false
         let unwritten = queue.count + (writing ? 1 : 0)
         let failure = self.failure
         let skippedNow = skipped
@@ -126,7 +135,9 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
         while true {
             condition.lock()
             while queue.isEmpty && !stopping {
+                threadWaiting = true
                 condition.wait()
+                threadWaiting = false
             }
             if queue.isEmpty {
                 condition.unlock()
@@ -145,7 +156,7 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
             condition.lock()
             writing = false
             if let error, failure == nil { failure = error }
-            condition.broadcast()
+            if finishWaiting { condition.broadcast() }
             let stop = failure != nil
             condition.unlock()
             if stop { return }

@@ -34,50 +34,74 @@ extension WeightTracker {
     /// goes to rank 1 at once; exact ties go to the contact that began first. Otherwise a contact takes the mark
     /// once it has led the holder by more than the margin for the hold time; when several have, the heaviest of them.
     mutating func updateHeaviest(at time: EventTime) {
-        let forces = contacts.mapValues { force(of: $0) }
-        let heavier = { (a: Int, b: Int) -> Bool in
-            forces[a]! != forces[b]! ? forces[a]! > forces[b]! : self.contacts[a]!.order < self.contacts[b]!.order
+        // Each contact's force once, beside its dictionary index: the rules below compare and update contacts by
+        // index, with no hashing (a 16-contact frame looked ids up ~200 times; docs/performance.md).
+        var standings: [Standing] = []
+        standings.reserveCapacity(contacts.count)
+        var top: Int?
+        var holder: Int?
+        for index in contacts.indices {
+            let (id, contact) = contacts[index]
+            standings.append(Standing(index: index, force: force(of: contact), order: contact.order))
+            let position = standings.count - 1
+            if top.map({ Self.heavier(standings[position], than: standings[$0]) }) ?? true { top = position }
+            if id == heaviestID { holder = position }
         }
-        guard let top = contacts.keys.min(by: heavier), forces[top]! > 0 else {
+        guard let top, standings[top].force > 0 else {
             heaviestID = nil
-            restartLeads(holder: nil, forces: forces, at: time)
+            restartLeads(holder: nil, standings: standings, at: time)
             return
         }
-        guard let holder = heaviestID, let value = forces[holder], value > 0 else {
-            heaviestID = top
-            restartLeads(holder: top, forces: forces, at: time)
+        guard let holder, standings[holder].force > 0 else {
+            heaviestID = contacts[standings[top].index].key
+            restartLeads(holder: top, standings: standings, at: time)
             return
         }
-        updateLeads(holder: holder, value: value, forces: forces, at: time)
-        let due = contacts.keys.filter { id in
-            guard let since = contacts[id]!.leadingSince else { return false }
-            return since.adding(seconds: heaviestHoldSeconds) <= time
+        updateLeads(holder: holder, standings: standings, at: time)
+        var winner: Int?
+        for position in standings.indices {
+            guard let since = contacts.values[standings[position].index].leadingSince,
+                since.adding(seconds: heaviestHoldSeconds) <= time
+            else { continue }
+            if winner.map({ Self.heavier(standings[position], than: standings[$0]) }) ?? true { winner = position }
         }
-        guard let winner = due.min(by: heavier) else { return }
-        heaviestID = winner
-        restartLeads(holder: winner, forces: forces, at: time)
+        guard let winner else { return }
+        heaviestID = contacts[standings[winner].index].key
+        restartLeads(holder: winner, standings: standings, at: time)
     }
 
-    /// Forgets every lead and measures them afresh against a new holder (or none).
-    private mutating func restartLeads(holder: Int?, forces: [Int: Double], at time: EventTime) {
-        for id in contacts.keys { contacts[id]!.leadingSince = nil }
-        guard let holder, let value = forces[holder] else { return }
-        updateLeads(holder: holder, value: value, forces: forces, at: time)
+    /// A contact's place in the heaviest rules: where it is in ``contacts``, its force and when it began.
+    struct Standing {
+        var index: Dictionary<Int, TrackedContact>.Index
+        var force: Double
+        var order: Int
     }
 
-    /// Starts the lead of each contact that now leads `holder` by more than the margin, and ends the others'.
-    private mutating func updateLeads(holder: Int, value: Double, forces: [Int: Double], at time: EventTime) {
-        let holderContact = contacts[holder]!
-        for id in contacts.keys {
-            guard id != holder else {
-                contacts[id]!.leadingSince = nil
+    /// Heavier: the larger force, ties to the contact that began first.
+    private static func heavier(_ a: Standing, than b: Standing) -> Bool {
+        a.force != b.force ? a.force > b.force : a.order < b.order
+    }
+
+    private mutating func restartLeads(holder: Int?, standings: [Standing], at time: EventTime) {
+        for standing in standings { contacts.values[standing.index].leadingSince = nil }
+        guard let holder else { return }
+        updateLeads(holder: holder, standings: standings, at: time)
+    }
+
+    private mutating func updateLeads(holder: Int, standings: [Standing], at time: EventTime) {
+        let holderContact = contacts.values[standings[holder].index]
+        let value = standings[holder].force
+        for position in standings.indices {
+            let index = standings[position].index
+            guard position != holder else {
+                contacts.values[index].leadingSince = nil
                 continue
             }
-            let margin = heaviestMargin(holder: holderContact, challenger: contacts[id]!, value: value)
-            if forces[id]! - value > margin + Self.roundingAllowance {
-                if contacts[id]!.leadingSince == nil { contacts[id]!.leadingSince = time }
+            let margin = heaviestMargin(holder: holderContact, challenger: contacts.values[index], value: value)
+            if standings[position].force - value > margin + Self.roundingAllowance {
+                if contacts.values[index].leadingSince == nil { contacts.values[index].leadingSince = time }
             } else {
-                contacts[id]!.leadingSince = nil
+                contacts.values[index].leadingSince = nil
             }
         }
     }

@@ -89,24 +89,29 @@ public struct WeightTracker: Sendable {
         let time = frame.time
         latestTime = latestTime.map { Swift.max($0, time) } ?? time
         var changes = ContactChanges()
-        var seen = Set<Int>()
-        for sample in frame.contacts where seen.insert(sample.id).inserted {
-            if var contact = contacts[sample.id] {
+        var seen = SeenIDs(capacity: frame.contacts.count)
+        for sample in frame.contacts where seen.insert(sample.id) {
+            // One hash per sample: the contact is read and written back through its index.
+            if let index = contacts.index(forKey: sample.id) {
+                var contact = contacts.values[index]
                 contact.slot = sample.slot
                 contact.x = sample.x
                 contact.y = sample.y
                 if let pressure = sample.pressure { contact.rawPressure = pressure }
                 advance(&contact, at: time)
-                contacts[sample.id] = contact
+                contacts.values[index] = contact
             } else {
                 contacts[sample.id] = begin(sample, at: time)
                 changes.began.append(sample.id)
             }
         }
-        for id in contacts.keys.sorted() where !seen.contains(id) {
-            contacts[id] = nil
-            if carrierTare?.contactID == id { carrierTare?.contactID = nil }
-            if frame.resync { changes.cancelled.append(id) } else { changes.ended.append(id) }
+        // Every id seen is down now, so when the counts agree nothing lifted (the common case: no sort, no search).
+        if contacts.count != seen.count {
+            for id in contacts.keys.sorted() where !seen.contains(id) {
+                contacts[id] = nil
+                if carrierTare?.contactID == id { carrierTare?.contactID = nil }
+                if frame.resync { changes.cancelled.append(id) } else { changes.ended.append(id) }
+            }
         }
         adoptCarrier(began: changes.began)
         if let id = carrierTare?.contactID, let carrier = contacts[id] {
@@ -274,47 +279,89 @@ public struct WeightTracker: Sendable {
 
     /// Builds the reading of every contact down now with the heaviest mark as it stands.
     func render(time: EventTime, resync: Bool) -> Reading {
+        // Small rows (where the contact is, its force, when it began) are sorted, not the contacts themselves.
         struct Row {
+            var index: Dictionary<Int, TrackedContact>.Index
             var id: Int
-            var contact: TrackedContact
             var force: Double
+            var order: Int
+            var rank = 0
+            var grams: Double?
         }
-        var rows = contacts.map { id, contact in Row(id: id, contact: contact, force: force(of: contact)) }
+        var rows: [Row] = []
+        rows.reserveCapacity(contacts.count)
+        for index in contacts.indices {
+            let (id, contact) = contacts[index]
+            rows.append(Row(index: index, id: id, force: force(of: contact), order: contact.order))
+        }
         // Rank order: largest force first, ties to the contact that began first.
-        rows.sort { $0.force != $1.force ? $0.force > $1.force : $0.contact.order < $1.contact.order }
+        rows.sort { $0.force != $1.force ? $0.force > $1.force : $0.order < $1.order }
 
         let largest = rows.first.map { Swift.max($0.force, 0) } ?? 0
         let total = rows.reduce(0) { $0 + Swift.max($1.force, 0) }
         var totalGrams: Double? = knowsGrams ? 0 : nil
+        // Sums in rank order, as the readings were always added up (floating-point sums depend on the order).
+        for position in rows.indices {
+            let contact = contacts.values[rows[position].index]
+            let grams = grams(pressure: contact.reportedPressure, tare: contact.tarePressure)
+            totalGrams = totalGrams.flatMap { sum in grams.map { sum + $0 } }
+            rows[position].rank = position + 1
+            rows[position].grams = grams
+        }
+        rows.sort { $0.id < $1.id }
         var readings: [ContactReading] = []
         readings.reserveCapacity(rows.count)
-        for (index, row) in rows.enumerated() {
+        for row in rows {
+            let contact = contacts.values[row.index]
             let positive = Swift.max(row.force, 0)
-            let grams = grams(pressure: row.contact.reportedPressure, tare: row.contact.tarePressure)
-            totalGrams = totalGrams.flatMap { sum in grams.map { sum + $0 } }
             readings.append(
                 ContactReading(
                     id: row.id,
-                    slot: row.contact.slot,
-                    x: row.contact.x,
-                    y: row.contact.y,
-                    pressure: row.contact.rawPressure,
+                    slot: contact.slot,
+                    x: contact.x,
+                    y: contact.y,
+                    pressure: contact.rawPressure,
                     force: row.force,
                     percent: row.force * 100,
                     ratio: largest > 0 ? positive / largest : 0,
                     share: total > 0 ? positive / total : 0,
-                    rank: index + 1,
+                    rank: row.rank,
                     heaviest: row.id == heaviestID,
-                    stable: row.contact.stable,
-                    saturated: isSaturated(row.contact.rawPressure),
-                    grams: grams,
-                    carrier: row.contact.isCarrier
+                    stable: contact.stable,
+                    saturated: isSaturated(contact.rawPressure),
+                    grams: row.grams,
+                    carrier: contact.isCarrier
                 )
             )
         }
-        readings.sort { $0.id < $1.id }
         return Reading(time: time, contacts: readings, resync: resync, totalGrams: totalGrams)
     }
+}
+
+/// The ids a frame has shown so far: a short array searched in place for the few contacts of a real frame (a Set
+/// per frame cost more than the search), a Set beyond that.
+struct SeenIDs {
+    private var ids: [Int] = []
+    private var large: Set<Int>?
+    private static let searchLimit = 32
+
+    init(capacity: Int) {
+        if capacity > Self.searchLimit { large = Set(minimumCapacity: capacity) } else { ids.reserveCapacity(capacity) }
+    }
+
+    /// How many distinct ids were inserted.
+    var count: Int { large?.count ?? ids.count }
+
+    /// Adds `id`; false when it was already there.
+    mutating func insert(_ id: Int) -> Bool {
+        if large != nil { return large!.insert(id).inserted }
+        if ids.contains(id) { return false }
+        ids.append(id)
+        return true
+    }
+
+    /// Whether `id` was inserted.
+    func contains(_ id: Int) -> Bool { large?.contains(id) ?? ids.contains(id) }
 }
 
 /// Units per millimetre of a device's position axes, for recognising a carrier put back where it was.

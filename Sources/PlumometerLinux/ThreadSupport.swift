@@ -1,0 +1,96 @@
+import Glibc
+
+/// A mutex with one condition variable on `CLOCK_MONOTONIC`, Foundation-free (`NSCondition` loads all of
+/// Foundation: ~4 ms of start-up and ~8 MB of memory for one lock). The corresponding C types are
+/// `pthread_mutex_t` and `pthread_cond_t`.
+///
+/// `@unchecked Sendable`: the pthread objects are the synchronisation; they live at fixed addresses (allocated
+/// once, never moved), as pthreads requires.
+public final class ConditionLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    /// Creates the lock and its condition. The corresponding C functions are `pthread_mutex_init` and
+    /// `pthread_cond_init` with `pthread_condattr_setclock(CLOCK_MONOTONIC)`.
+    public init() {
+        mutex = .allocate(capacity: 1)
+        condition = .allocate(capacity: 1)
+        var status = pthread_mutex_init(mutex, nil)
+        precondition(status == 0, "pthread_mutex_init failed: \(status)")
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        status = pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+        precondition(status == 0, "pthread_cond_init failed: \(status)")
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Takes the lock. The corresponding C function is `pthread_mutex_lock`.
+    public func lock() {
+        let status = pthread_mutex_lock(mutex)
+        precondition(status == 0, "pthread_mutex_lock failed: \(status)")
+    }
+
+    /// Releases the lock. The corresponding C function is `pthread_mutex_unlock`.
+    public func unlock() {
+        let status = pthread_mutex_unlock(mutex)
+        precondition(status == 0, "pthread_mutex_unlock failed: \(status)")
+    }
+
+    /// Waits (the lock held) until signalled; may wake spuriously, so callers loop on their predicate.
+    /// The corresponding C function is `pthread_cond_wait`.
+    public func wait() {
+        let status = pthread_cond_wait(condition, mutex)
+        precondition(status == 0, "pthread_cond_wait failed: \(status)")
+    }
+
+    /// Waits (the lock held) until signalled or `CLOCK_MONOTONIC` reaches `deadline` microseconds.
+    /// The corresponding C function is `pthread_cond_timedwait`.
+    /// - Returns: false once the deadline has passed.
+    public func wait(untilMonotonicMicroseconds deadline: Int64) -> Bool {
+        var time = timespec(tv_sec: Int(deadline / 1_000_000), tv_nsec: Int(deadline % 1_000_000) * 1_000)
+        let status = pthread_cond_timedwait(condition, mutex, &time)
+        return status != ETIMEDOUT
+    }
+
+    /// Wakes one waiter. The corresponding C function is `pthread_cond_signal`.
+    public func signal() { pthread_cond_signal(condition) }
+
+    /// Wakes every waiter. The corresponding C function is `pthread_cond_broadcast`.
+    public func broadcast() { pthread_cond_broadcast(condition) }
+}
+
+/// Threads without Foundation's `Thread`. The corresponding C functions are `pthread_create` and
+/// `pthread_detach` (`pthread_setname_np` is a GNU extension Swift's Glibc module does not import).
+public enum BackgroundThread {
+    /// Starts `body` on a new detached thread.
+    public static func start(_ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread,
+            nil,
+            { argument in
+                let body = Unmanaged<ThreadBody>.fromOpaque(argument!).takeRetainedValue()
+                body.run()
+                return nil
+            },
+            box
+        )
+        precondition(status == 0, "pthread_create failed: \(status)")
+        pthread_detach(thread)
+    }
+}
+
+/// The closure handed across `pthread_create`.
+private final class ThreadBody: @unchecked Sendable {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+}
