@@ -25,6 +25,9 @@ final class ReadingSession {
     private let latestStateWins: Bool
     private var keyboard: RawKeyboard?
     private var keysAttached = false
+    /// False when standard input is not the user's to press keys on (a replay reading a recording typed or piped
+    /// there): the terminal is then left as it is, not put in raw mode.
+    var keysAllowed = true
     private var finished = false
 
     /// Starts a session.
@@ -93,7 +96,7 @@ final class ReadingSession {
 
     /// Attaches the live view's keys and resize redraws (once); the keys act on the current pipeline.
     func attachKeys() {
-        guard !keysAttached else { return }
+        guard !keysAttached, keysAllowed else { return }
         keysAttached = true
         keyboard = LiveKeys.attach(live, to: driver, pipeline: { [unowned self] in self.pipeline })
     }
