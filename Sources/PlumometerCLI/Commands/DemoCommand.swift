@@ -9,7 +9,7 @@ extension DemoCommand: Command {
             "save",
             value: "FILE",
             completion: .file,
-            help: "Write the bundled recording to FILE (to look at, or to replay) and exit."
+            help: "Write the bundled recording to FILE (- for stdout; to look at, or to replay) and exit."
         )
     }
 
@@ -26,6 +26,10 @@ extension DemoCommand: Command {
 enum DemoCommand {
     static func run(_ arguments: ParsedArguments) throws {
         if let path = try arguments.value(of: Options.save) {
+            if path == "-" {
+                try FileDescriptorWriter.standardOutput().write(DemoRecording.text)
+                return
+            }
             try Files.write(DemoRecording.text, to: path)
             Diagnostics.note("wrote the demo recording to \(path); replay it with 'plumometer replay \(path)'")
             return

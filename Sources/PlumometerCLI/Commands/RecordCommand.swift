@@ -17,7 +17,7 @@ extension RecordCommand: Command {
             short: "o",
             value: "FILE",
             completion: .file,
-            help: "Write to FILE instead of stdout."
+            help: "Write to FILE instead of stdout (- for stdout; never through a symlink)."
         )
         // A year at most: enough for any recording, and within Int64 microseconds.
         static let duration = Option<Double>.number(

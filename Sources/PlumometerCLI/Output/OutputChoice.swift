@@ -10,9 +10,9 @@ enum OutputChoice {
     static func make(
         format: String?,
         unit: WeightUnit,
-        latestStateWins: Bool = false
+        latestStateWins: Bool = false,
+        sink: FileDescriptorWriter = .standardOutput()
     ) -> (output: any ReadingOutput, live: LiveView?) {
-        let sink = FileDescriptorWriter.standardOutput()
         let lineSink: any LineSink = latestStateWins ? LatestStateWriter(sink: sink) : sink
         let format = format ?? (sink.isTerminal ? "live" : "jsonl")
         switch format {

@@ -37,12 +37,33 @@ final class ReadingSession {
     ///   - latestStateWins: a live device: lines are written from a thread of their own, so a stalled stdout
     ///     never stops reading (a recording waits for its consumer instead and loses nothing).
     /// - Throws: when the poll loop cannot be set up.
-    init(settings: ReadingSettings, format: String?, latestStateWins: Bool) throws {
+    ///   - sink: where the lines go: standard output, or `stream -o FILE`.
+    ///   - frameLimit: `stream --count N`: frames after the N-th are not written (``FrameLimitOutput``).
+    init(
+        settings: ReadingSettings,
+        format: String?,
+        latestStateWins: Bool,
+        sink: FileDescriptorWriter = .standardOutput(),
+        frameLimit: Int? = nil
+    ) throws {
         // The loop blocks SIGINT/SIGTERM/SIGHUP for this thread and reads them from a signalfd; it must exist before
         // any other thread (the stdout writer), which then inherits the blocked mask. A thread that did not would
         // take the default action for a SIGTERM: death mid-line.
         driver = try Driver()
-        (output, live) = OutputChoice.make(format: format, unit: settings.unit, latestStateWins: latestStateWins)
+        let (chosen, live) = OutputChoice.make(
+            format: format,
+            unit: settings.unit,
+            latestStateWins: latestStateWins,
+            sink: sink
+        )
+        self.live = live
+        output = frameLimit.map { FrameLimitOutput(chosen, limit: $0) } ?? chosen
+        // `>> log`: a line an earlier run left cut stays on its own, and this run's first record starts a line.
+        try sink.startOnNewLineIfAppending()
+        // `-o FIFO` stalled by its reader still hears SIGINT/SIGTERM between lines, as stdout does.
+        if sink !== FileDescriptorWriter.standardOutput(), sink.isPipe {
+            sink.interruptDescriptor = driver.loop.signalFileDescriptor
+        }
         self.settings = settings
         self.latestStateWins = latestStateWins
         driver.stopWhenOutputCloses()
