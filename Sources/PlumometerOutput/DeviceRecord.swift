@@ -12,6 +12,9 @@ public struct DeviceRecord: Sendable {
     public var classification: DeviceClassification
     /// Where grams come from, if anywhere.
     public var gramsSource: GramsSource
+    /// The wall-clock time (Unix microseconds) at which the device was opened or the recording began to be read:
+    /// the one offset from the kernel's clock to calendar time (`wall_time`, and `--timestamps wall`).
+    public var wallTime: EventTime?
 
     /// Creates the record of a device whose reading starts at `time`.
     public init(
@@ -19,13 +22,15 @@ public struct DeviceRecord: Sendable {
         description: DeviceDescription,
         time: EventTime,
         classification: DeviceClassification,
-        gramsSource: GramsSource
+        gramsSource: GramsSource,
+        wallTime: EventTime? = nil
     ) {
         self.path = path
         self.description = description
         self.time = time
         self.classification = classification
         self.gramsSource = gramsSource
+        self.wallTime = wallTime
     }
 
     /// Where grams come from.

@@ -14,6 +14,7 @@ struct ReplayInputTests {
         let script = try #require(Fixtures.packageRoot).appendingPathComponent("Tests/Scripts/replay_input.py").path
         var environment: [String: String] = [:]
         environment["XDG_CONFIG_HOME"] = try CLI.temporaryDirectory().path
+        environment["PLUMOMETER_WALL_CLOCK"] = "1767225600"
         let result = try ProcessRunner.run(
             "/usr/bin/python3",
             [script] + arguments,

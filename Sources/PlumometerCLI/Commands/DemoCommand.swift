@@ -1,5 +1,6 @@
 import PlumometerDemo
 import PlumometerLinux
+import PlumometerOutput
 import PlumometerRecording
 
 extension DemoCommand: Command {
@@ -16,7 +17,7 @@ extension DemoCommand: Command {
     static let spec = CommandSpec(
         name: "demo",
         summary: "Replay the bundled recording of a weighing session (no hardware needed).",
-        options: PacingOptions.all + [Options.save] + ReadingOptions.all,
+        options: PacingOptions.all + [Options.save] + OutputOptions.all + ReadingOptions.all,
         examples: ["plumometer demo", "plumometer demo --fast -f text", "plumometer demo --save demo.evemu"]
     )
 }
@@ -45,12 +46,15 @@ enum DemoCommand {
         guard let device = recording.devices.first else {
             throw CLIError.runtime("the bundled demo recording describes no device.")
         }
-        Diagnostics.note("replaying a recorded weighing session on '\(device.description.name)' (no hardware is read)")
+        Diagnostics.note(
+            "replaying a recorded weighing session on '\(device.description.name.forTerminalName)' (no hardware is read)"
+        )
         try ReplayCommand.play(
             device,
             settings: settings,
             pacing: pacing,
-            format: try arguments.value(of: ReadingOptions.format)?.rawValue
+            format: try arguments.value(of: ReadingOptions.format)?.rawValue,
+            output: try arguments.outputSettings()
         )
     }
 }

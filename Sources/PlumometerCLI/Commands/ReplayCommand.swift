@@ -22,7 +22,7 @@ extension ReplayCommand: Command {
     static let spec = CommandSpec(
         name: "replay",
         summary: "Replay an evemu or `libinput record` recording through the same pipeline as a live device.",
-        options: [Options.device, Options.desc] + PacingOptions.all + ReadingOptions.all,
+        options: [Options.device, Options.desc] + PacingOptions.all + OutputOptions.all + ReadingOptions.all,
         positionals: [
             PositionalSpec(
                 name: "FILE",
@@ -53,7 +53,8 @@ enum ReplayCommand {
         let session = try ReadingSession(
             settings: settings,
             format: try arguments.value(of: ReadingOptions.format)?.rawValue,
-            latestStateWins: false
+            latestStateWins: false,
+            outputSettings: try arguments.outputSettings()
         )
         defer { session.end() }
         // A recording typed at the terminal (or `/dev/stdin` on one) is read in its line mode, not raw for keys.
@@ -74,8 +75,19 @@ enum ReplayCommand {
     }
 
     /// Plays one recorded device (a file's, or the demo's) through a ``ReadingSession`` at `pacing`.
-    static func play(_ device: RecordedDevice, settings: ReadingSettings, pacing: Pacing, format: String?) throws {
-        let session = try ReadingSession(settings: settings, format: format, latestStateWins: false)
+    static func play(
+        _ device: RecordedDevice,
+        settings: ReadingSettings,
+        pacing: Pacing,
+        format: String?,
+        output: OutputSettings = OutputSettings()
+    ) throws {
+        let session = try ReadingSession(
+            settings: settings,
+            format: format,
+            latestStateWins: false,
+            outputSettings: output
+        )
         defer { session.end() }
         let player = RecordingPlayer(device)
         let description = device.description

@@ -48,7 +48,7 @@ extension StreamCommand: Command {
         name: "stream",
         summary: "Read a pressure-sensing device and write one reading per frame (the default command).",
         options: [Options.device, Options.grab, Options.wait, Options.output, Options.duration, Options.count]
-            + ReadingOptions.all,
+            + OutputOptions.all + ReadingOptions.all,
         discussion: """
             Readings go to stdout, one per frame, flushed at once; messages go to stderr. On a terminal the \
             live view draws one bar per contact (t: tare, c: clear tare, q: quit). SIGINT and SIGTERM finish the \
@@ -72,13 +72,14 @@ enum StreamCommand {
         let sink = try file.map { path throws(OutputError) in
             path == "-" ? FileDescriptorWriter.standardOutput() : try FileDescriptorWriter.append(path)
         }
-        let count = try arguments.value(of: Options.count)
+        var output = try arguments.outputSettings()
+        output.sink = sink ?? .standardOutput()
+        output.frameLimit = try arguments.value(of: Options.count)
         let session = try ReadingSession(
             settings: settings,
             format: try arguments.value(of: ReadingOptions.format)?.rawValue,
             latestStateWins: true,
-            sink: sink ?? .standardOutput(),
-            frameLimit: count
+            outputSettings: output
         )
         defer { session.end() }
         let target = DeviceTarget(try arguments.value(of: Options.device))

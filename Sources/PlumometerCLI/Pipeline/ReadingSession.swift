@@ -37,14 +37,12 @@ final class ReadingSession {
     ///   - latestStateWins: a live device: lines are written from a thread of their own, so a stalled stdout
     ///     never stops reading (a recording waits for its consumer instead and loses nothing).
     /// - Throws: when the poll loop cannot be set up.
-    ///   - sink: where the lines go: standard output, or `stream -o FILE`.
-    ///   - frameLimit: `stream --count N`: frames after the N-th are not written (``FrameLimitOutput``).
+    ///   - outputSettings: where lines go (stdout, `-o FILE`), `--count`, `--timestamps`.
     init(
         settings: ReadingSettings,
         format: String?,
         latestStateWins: Bool,
-        sink: FileDescriptorWriter = .standardOutput(),
-        frameLimit: Int? = nil
+        outputSettings: OutputSettings = OutputSettings()
     ) throws {
         // The loop blocks SIGINT/SIGTERM/SIGHUP for this thread and reads them from a signalfd; it must exist before
         // any other thread (the stdout writer), which then inherits the blocked mask. A thread that did not would
@@ -54,10 +52,11 @@ final class ReadingSession {
             format: format,
             unit: settings.unit,
             latestStateWins: latestStateWins,
-            sink: sink
+            settings: outputSettings
         )
+        let sink = outputSettings.sink
         self.live = live
-        output = frameLimit.map { FrameLimitOutput(chosen, limit: $0) } ?? chosen
+        output = outputSettings.frameLimit.map { FrameLimitOutput(chosen, limit: $0) } ?? chosen
         // `>> log`: a line an earlier run left cut stays on its own, and this run's first record starts a line.
         try sink.startOnNewLineIfAppending()
         // `-o FIFO` stalled by its reader still hears SIGINT/SIGTERM between lines, as stdout does.
@@ -90,7 +89,7 @@ final class ReadingSession {
     ) throws -> ReadingPipeline {
         guard description.pressureAxis != nil else {
             throw CLIError.runtime(
-                "\(path) ('\(description.name)') has no pressure axis (neither ABS_MT_PRESSURE nor ABS_PRESSURE), so it cannot weigh anything."
+                "\(path.forTerminalName) ('\(description.name.forTerminalName)') has no pressure axis (neither ABS_MT_PRESSURE nor ABS_PRESSURE), so it cannot weigh anything."
                     + (kind == .device ? " 'plumometer list' shows which devices can." : "")
             )
         }
@@ -98,7 +97,7 @@ final class ReadingSession {
         let classification = DeviceClassifier.classify(description)
         if kind == .device, classification.sensing == .contactSize {
             Diagnostics.note(
-                "\(description.name): \(classification.reason) Percentages compare contact sizes, not weights."
+                "\(description.name.forTerminalName): \(classification.reason) Percentages compare contact sizes, not weights."
             )
         }
         let record = DeviceRecord(
@@ -106,7 +105,8 @@ final class ReadingSession {
             description: description,
             time: time,
             classification: classification,
-            gramsSource: Self.gramsSource(description, profile: calibration?.1)
+            gramsSource: Self.gramsSource(description, profile: calibration?.1),
+            wallTime: WallClock.now()
         )
         let pipeline = ReadingPipeline(record: record, calibration: calibration?.0, settings: settings, output: output)
         self.pipeline = pipeline

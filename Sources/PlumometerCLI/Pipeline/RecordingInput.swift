@@ -1,5 +1,6 @@
 import PlumometerCore
 import PlumometerLinux
+import PlumometerOutput
 import PlumometerRecording
 
 /// A recording read as it arrives: a file, standard input (`-`), a FIFO or a pipe from a live `evemu-record` or
@@ -124,7 +125,7 @@ final class RecordingInput {
 
     private var listing: String {
         seen.map { device in
-            "\(device.index): \(device.description.name)" + (device.node.map { " (\($0))" } ?? "")
+            "\(device.index): \(device.description.name.forTerminalName)" + (device.node.map { " (\($0))" } ?? "")
         }.joined(separator: "; ")
     }
 
