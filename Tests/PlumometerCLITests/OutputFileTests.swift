@@ -121,3 +121,38 @@ struct StreamOutputFileTests {
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "mine\n")
     }
 }
+
+/// `record -o`: never through a planted symlink; `-o -` is standard output.
+@Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"))
+struct RecordOutputFileTests {
+    static func record(_ output: String) throws -> ProcessResult {
+        let directory = try Umockdev.temporaryDirectory("record-output")
+        let description = try Faults.description("apple-magic-trackpad-2-usb.desc")
+        let node = "/dev/input/event9"
+        let files = try UmockdevDevice(description: description, node: node).write(to: directory)
+        return try ProcessRunner.run(
+            try #require(Umockdev.runner).path,
+            files.arguments()
+                + ["--", try CLI.binary, "record", "--device", node, "-o", output, "--duration", "0.3"],
+            timeout: 30
+        )
+    }
+
+    @Test func recordRefusesASymlinkPlantedAtItsOutput() throws {
+        let directory = try CLI.temporaryDirectory()
+        let target = directory.appendingPathComponent("victim").path
+        let link = directory.appendingPathComponent("plums.evemu").path
+        try "not yours\n".write(toFile: target, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let result = try Self.record(link)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot write \(link): it is a symbolic link"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "not yours\n")
+    }
+
+    @Test func recordToDashWritesToStandardOutput() throws {
+        let result = try Self.record("-")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("# EVEMU 1.3\n"))
+    }
+}

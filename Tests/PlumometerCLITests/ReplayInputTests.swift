@@ -95,4 +95,23 @@ struct ReplayInputTests {
         #expect(named.stdout == beside.stdout)
         #expect(beside.stdoutLines.count > 10)
     }
+
+    /// What the reader accepted but a user should hear (an `A:` line enabling an axis the `B: 03` mask leaves
+    /// out) is printed on stderr once, naming the file and line, and the replay goes on.
+    @Test func theStreamsWarningsArePrintedOnceWithFileAndLine() throws {
+        let text = try String(contentsOfFile: Self.recording, encoding: .utf8)
+        let edited = text.replacingOccurrences(
+            of: "B: 03 03 00 00 01 00 80 60 06",
+            with: "B: 03 03 00 00 01 00 00 60 06"
+        )
+        #expect(edited != text)
+        let path = try CLI.temporaryDirectory().appendingPathComponent("undeclared-slot.evemu").path
+        try edited.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["replay", "--fast", "-f", "jsonl", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("warning:") }
+        #expect(warnings.count == 1, "\(result.stderr)")
+        #expect(warnings.first?.hasPrefix("plumometer: \(path):23: warning: 'A:' line for axis 2f") == true)
+        #expect(result.stdoutLines.count > 10)
+    }
 }

@@ -41,8 +41,7 @@ final class ArrivingRecordingSource: FrameSource {
                     first = event
                     break opening
                 case .waiting:
-                    watchInput()
-                    return .idle
+                    return watchInput()
                 case .end:
                     break opening
                 }
@@ -58,16 +57,20 @@ final class ArrivingRecordingSource: FrameSource {
         }
         guard let source else { return .finished }
         let due = try source.due()
-        if due != .finished, source.isWaiting { watchInput() }
-        return due
+        guard due != .finished, source.isWaiting else { return due }
+        return due.sooner(watchInput())
     }
 
     /// Watches the input until it is ready once; the next look at ``due()`` reads it.
-    private func watchInput() {
-        guard token == nil else { return }
+    ///
+    /// - Returns: `.within(0)` when the watch is new: the poll loop lists its descriptors before it asks for the
+    ///   timeout, so one more turn is needed for the wait to include the input (else it could sleep for ever).
+    private func watchInput() -> Due {
+        guard token == nil else { return .idle }
         token = driver.watch(input.fileDescriptor) { [unowned self] in
             if let token = self.token { self.driver.unwatch(token) }
             self.token = nil
         }
+        return .within(0)
     }
 }
