@@ -23,6 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "Tests" / "Fixtures" / "Golden" / "outputs.tsv"
+# The instant every run's wall clock reads (2026-01-01T00:00:00Z): see WallClock in the CLI.
+WALL_CLOCK = "1767225600"
 
 # Option sets for every recording, and a wider set for the demo (the one session with grams, several
 # objects, lifts and a tare-worthy start).
@@ -68,6 +70,7 @@ def recordings():
 def run(binary, argv, scratch, directory):
     env = dict(os.environ)
     env["XDG_CONFIG_HOME"] = scratch  # no saved profile of this machine changes grams
+    env["PLUMOMETER_WALL_CLOCK"] = WALL_CLOCK  # the device records' wall_time, fixed so the digests are too
     env.pop("NO_COLOR", None)
     result = subprocess.run(
         [binary] + argv, stdin=subprocess.DEVNULL, capture_output=True, env=env, timeout=120, cwd=directory

@@ -52,14 +52,71 @@ public final class FileDescriptorWriter: @unchecked Sendable {
         ownsDescriptor: false
     )
 
-    /// Creates (or truncates) `path` for writing, mode 0644. The corresponding C function is `open(2)`.
-    /// - Throws: ``OutputError`` with ``OutputError/Code/createFailed``, naming the path.
+    /// Creates `path` for writing, or empties it, mode 0644: never through a symbolic link planted at the path
+    /// (`O_NOFOLLOW`), and a regular file is emptied only when it is ours (a FIFO or a device is written as it is).
+    /// The corresponding C functions are `open(2)` and `ftruncate(2)`.
+    /// - Throws: ``OutputError`` with ``OutputError/Code/createFailed``, naming the path (`ELOOP` for a symbolic
+    ///   link, `EPERM` from `fstat` for another user's file).
     public static func create(_ path: String) throws(OutputError) -> FileDescriptorWriter {
-        switch retryingOnInterrupt({ Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }) {
+        let writer = try open(path, flags: 0)
+        var status = stat()
+        if fstat(writer.fileDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 {
+            guard status.st_uid == geteuid() else {
+                throw OutputError(code: .createFailed, name: path, function: "fstat", errno: EPERM)
+            }
+            if case .failure(let error) = retryingOnInterrupt({ ftruncate(writer.fileDescriptor, 0) }) {
+                throw OutputError(code: .createFailed, name: path, function: "ftruncate", errno: error.rawValue)
+            }
+        }
+        return writer
+    }
+
+    /// Opens `path` for appending (created when missing, mode 0644), never through a symbolic link, and starts on
+    /// a new line when the file's last byte is not a newline (``startOnNewLineIfAppending()``): for a log that runs
+    /// after run. The corresponding C function is `open(2)` with `O_APPEND | O_NOFOLLOW`.
+    /// - Throws: ``OutputError`` with ``OutputError/Code/createFailed`` naming the path.
+    public static func append(_ path: String) throws(OutputError) -> FileDescriptorWriter {
+        let writer = try open(path, flags: O_APPEND)
+        try writer.startOnNewLineIfAppending()
+        return writer
+    }
+
+    private static func open(_ path: String, flags: Int32) throws(OutputError) -> FileDescriptorWriter {
+        let all = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | flags
+        switch retryingOnInterrupt({ Glibc.open(path, all, 0o644) }) {
         case .success(let fd): return FileDescriptorWriter(fileDescriptor: fd, name: path, ownsDescriptor: true)
         case .failure(let error):
             throw OutputError(code: .createFailed, name: path, function: "open", errno: error.rawValue)
         }
+    }
+
+    /// Writes a newline first when the descriptor is a regular file open for appending (`>>`, `-o` of `stream`)
+    /// whose last byte is not one: what an earlier run cut off (a full disk, a kill) stays on a line of its own,
+    /// and every record this run writes starts a line. The corresponding C function is `pread(2)`.
+    /// - Throws: ``OutputError`` with ``OutputError/Code/writeFailed`` when the newline cannot be written.
+    public func startOnNewLineIfAppending() throws(OutputError) {
+        var status = stat()
+        guard fstat(fileDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0,
+            fcntl(fileDescriptor, F_GETFL) & O_APPEND != 0
+        else { return }
+        // A descriptor opened write-only (the shell's `>>`) cannot be read: read the same file through /proc.
+        var reader = fileDescriptor
+        var opened: Int32?
+        if fcntl(fileDescriptor, F_GETFL) & O_ACCMODE == O_WRONLY {
+            guard
+                case .success(let fd) = retryingOnInterrupt({
+                    Glibc.open("/proc/self/fd/\(fileDescriptor)", O_RDONLY | O_CLOEXEC)
+                })
+            else { return }
+            reader = fd
+            opened = fd
+        }
+        defer { if let opened { closeDescriptor(opened) } }
+        var last: UInt8 = 0
+        guard case .success(1) = retryingOnInterrupt({ pread(reader, &last, 1, status.st_size - 1) }),
+            last != UInt8(ascii: "\n")
+        else { return }
+        try write("\n")
     }
 
     /// Writes all of `text`.
@@ -98,10 +155,26 @@ public final class FileDescriptorWriter: @unchecked Sendable {
             case .failure(let error) where error.rawValue == EPIPE:
                 return .closed(name)
             case .failure(let error):
+                cutBack(offset)
                 return OutputError(code: .writeFailed, name: name, function: "write", errno: error.rawValue)
             }
         }
         return nil
+    }
+
+    /// After a failed write (a full disk) that took only the first `written` bytes of a text into a regular file,
+    /// cuts them off again, so the file ends with the last complete text, never half a line that the next run
+    /// would glue its first record onto. The corresponding C functions are `lseek(2)` and `ftruncate(2)`.
+    private func cutBack(_ written: Int) {
+        guard written > 0 else { return }
+        var status = stat()
+        guard fstat(fileDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+        let end = lseek(fileDescriptor, 0, SEEK_CUR)
+        guard end >= written else { return }
+        let start = end - off_t(written)
+        if case .success = retryingOnInterrupt({ ftruncate(fileDescriptor, start) }) {
+            _ = lseek(fileDescriptor, start, SEEK_SET)
+        }
     }
 
     /// Waits until the output can take data, or `interrupt` becomes readable (then false). Only the start of a

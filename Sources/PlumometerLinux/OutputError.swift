@@ -60,6 +60,12 @@ public struct OutputError: Error, CustomStringConvertible, Sendable, Hashable {
         case .closed: "the reader of \(name) went away (\(function): \(errnoText)); stopping."
         case .interrupted: "a stop signal came while \(name) was not taking data; stopped between complete lines."
         case .writeFailed: "cannot write to \(name): \(errnoText)."
+        case .createFailed where errno == ELOOP:
+            "cannot write \(name): it is a symbolic link, and plumometer never writes through one (it could point at "
+                + "any file). Remove it or choose another file."
+        case .createFailed where errno == EPERM && function == "fstat":
+            "cannot write \(name): it belongs to another user, and plumometer does not overwrite it. Remove it or "
+                + "choose another file."
         case .createFailed: "cannot write \(name): \(errnoText). Choose another file."
         case .readFailed: "cannot read \(name): \(errnoText). Check the file name."
         }

@@ -14,6 +14,9 @@ public struct DeviceRecord: Sendable {
     public var gramsSource: GramsSource
     /// When the calibration profile of ``gramsSource`` was made (ISO 8601), if it says.
     public var profileMade: String?
+    /// The wall-clock time (Unix microseconds) at which the device was opened or the recording began to be read:
+    /// the one offset from the kernel's clock to calendar time (`wall_time`, and `--timestamps wall`).
+    public var wallTime: EventTime?
 
     /// Creates the record of a device whose reading starts at `time`.
     public init(
@@ -21,13 +24,15 @@ public struct DeviceRecord: Sendable {
         description: DeviceDescription,
         time: EventTime,
         classification: DeviceClassification,
-        gramsSource: GramsSource
+        gramsSource: GramsSource,
+        wallTime: EventTime? = nil
     ) {
         self.path = path
         self.description = description
         self.time = time
         self.classification = classification
         self.gramsSource = gramsSource
+        self.wallTime = wallTime
         self.profileMade = nil
     }
 

@@ -28,6 +28,7 @@ public struct JSONLinesFormatter: LineFormatter {
     public func device(_ record: DeviceRecord) -> String? {
         let description = record.description
         var line = "{\"type\":\"device\",\"time\":" + NumberText.seconds(record.time)
+        if let wall = record.wallTime { line += ",\"wall_time\":\"" + NumberText.iso8601(wall) + "\"" }
         line += ",\"device\":" + JSONText.string(record.path)
         line += ",\"name\":" + JSONText.string(description.name)
         line += ",\"id\":" + JSONText.string(description.identity.idString)
@@ -103,11 +104,13 @@ public struct JSONLinesFormatter: LineFormatter {
 }
 
 /// CSV (RFC 4180): a header, then one row per contact per frame. A frame with no contacts is one row whose
-/// contact columns are empty, so a consumer sees the surface clear.
+/// contact columns are empty, so a consumer sees the surface clear. `resync` marks a frame rebuilt after lost events;
+/// `type` says what a row is: `frame`, `device` (the device was opened or reopened; its `name` in the last column)
+/// or `removed` (see docs/output-format.md).
 public struct CSVFormatter: LineFormatter {
     static let columns = [
         "time", "seq", "device", "id", "slot", "x", "y", "pressure", "force", "percent", "ratio", "share", "rank",
-        "heaviest", "stable", "saturated", "grams",
+        "heaviest", "stable", "saturated", "grams", "resync", "type", "name",
     ]
 
     /// Creates the formatter.
@@ -115,11 +118,18 @@ public struct CSVFormatter: LineFormatter {
 
     public func header() -> String? { Self.columns.joined(separator: ",") + "\n" }
 
-    public func device(_ record: DeviceRecord) -> String? { nil }
+    /// Every contact column empty, for rows that are not a contact.
+    static let noContact = ",,,,,,,,,,,,,"
+
+    public func device(_ record: DeviceRecord) -> String? {
+        NumberText.seconds(record.time) + ",," + Self.field(record.path) + Self.noContact + ",,,device,"
+            + Self.field(record.description.name) + "\n"
+    }
 
     public func frame(_ reading: Reading, sequence: Int, device: String) -> String? {
         let prefix = NumberText.seconds(reading.time) + ",\(sequence)," + Self.field(device) + ","
-        guard !reading.contacts.isEmpty else { return prefix + ",,,,,,,,,,,,,\n" }
+        let suffix = reading.resync ? ",true,frame,\n" : ",false,frame,\n"
+        guard !reading.contacts.isEmpty else { return prefix + Self.noContact + suffix }
         var text = ""
         for contact in reading.contacts {
             var row = prefix + "\(contact.id),"
@@ -131,13 +141,15 @@ public struct CSVFormatter: LineFormatter {
             row += NumberText.fixed(contact.share, 4) + ",\(contact.rank),"
             row += (contact.heaviest ? "true" : "false") + "," + (contact.stable ? "true" : "false") + ","
             row += (contact.saturated ? "true" : "false") + ","
-            row += (contact.grams.map { NumberText.fixed($0, 2) } ?? "") + "\n"
+            row += (contact.grams.map { NumberText.fixed($0, 2) } ?? "") + suffix
             text += row
         }
         return text
     }
 
-    public func removed(path: String, time: EventTime) -> String? { nil }
+    public func removed(path: String, time: EventTime) -> String? {
+        NumberText.seconds(time) + ",," + Self.field(path) + Self.noContact + ",,,removed,\n"
+    }
 
     /// A CSV field, quoted when it holds a comma, a quote or a line break.
     static func field(_ text: String) -> String {
@@ -160,7 +172,7 @@ public struct TextFormatter: LineFormatter {
 
     public func device(_ record: DeviceRecord) -> String? {
         var line =
-            "# " + record.path.forTerminal + ": " + record.description.name.forTerminal + " ["
+            "# " + record.path.forTerminalName + ": " + record.description.name.forTerminalName + " ["
             + record.description.identity.idString + "]"
         if let range = record.description.pressureRange, let axis = record.description.pressureAxis {
             line += ", \(axis.name) \(range.minimum)..\(range.maximum)"
@@ -170,7 +182,9 @@ public struct TextFormatter: LineFormatter {
                 line += " (\(range.resolution)/g)"
             }
         }
-        line += ", " + record.classification.sensing.rawValue + "\n"
+        line += ", " + record.classification.sensing.rawValue
+        if let wall = record.wallTime { line += ", opened " + NumberText.iso8601(wall) }
+        line += "\n"
         return line
     }
 
@@ -195,7 +209,7 @@ public struct TextFormatter: LineFormatter {
     }
 
     public func removed(path: String, time: EventTime) -> String? {
-        NumberText.seconds(time) + "  " + path + " removed\n"
+        NumberText.seconds(time) + "  " + path.forTerminalName + " removed\n"
     }
 }
 

@@ -19,6 +19,8 @@ enum CLI {
         // A fresh, empty configuration directory: no saved profile from the machine leaks into a test.
         var environment = environment
         if environment["XDG_CONFIG_HOME"] == nil { environment["XDG_CONFIG_HOME"] = try temporaryDirectory().path }
+        // One wall clock for every run, so two runs' device records (their `wall_time`) compare equal.
+        if environment["PLUMOMETER_WALL_CLOCK"] == nil { environment["PLUMOMETER_WALL_CLOCK"] = "1767225600" }
         return try ProcessRunner.run(try binary, arguments, environment: environment, stdin: stdin, timeout: timeout)
     }
 

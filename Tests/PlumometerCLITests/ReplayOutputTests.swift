@@ -69,13 +69,16 @@ import Testing
         let lines = result.stdoutLines
         #expect(
             lines.first
-                == "time,seq,device,id,slot,x,y,pressure,force,percent,ratio,share,rank,heaviest,stable,saturated,grams"
+                == "time,seq,device,id,slot,x,y,pressure,force,percent,ratio,share,rank,heaviest,stable,saturated,grams,"
+                + "resync,type,name"
         )
-        // Frames hold 1, 2, 2, 2, 1 and 0 contacts; the empty frame is one row with empty contact columns.
-        #expect(lines.count == 1 + 1 + 2 + 2 + 2 + 1 + 1)
-        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 17 })
+        // The device row, then frames of 1, 2, 2, 2, 1 and 0 contacts; the empty frame is one row with empty
+        // contact columns.
+        #expect(lines.count == 1 + 1 + 1 + 2 + 2 + 2 + 1 + 1)
+        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 20 })
+        #expect(lines[1].hasSuffix(",device,Apple Inc. Magic Trackpad 2"))
         #expect(
-            lines[1].hasPrefix(
+            lines[2].hasPrefix(
                 "1.000000,1,\(twoPlums),10,0,-1000,200,100,0.3953,39.5,1.0000,1.0000,1,true,false,false,"
             )
         )

@@ -106,35 +106,45 @@ import Testing
     @Test func theHeaderNamesEveryColumn() {
         #expect(
             format.header()
-                == "time,seq,device,id,slot,x,y,pressure,force,percent,ratio,share,rank,heaviest,stable,saturated,grams\n"
+                == "time,seq,device,id,slot,x,y,pressure,force,percent,ratio,share,rank,heaviest,stable,saturated,grams,"
+                + "resync,type,name\n"
         )
     }
 
     @Test func oneRowPerContact() {
         #expect(
             format.frame(OutputTestValues.twoContacts, sequence: 3, device: "/dev/input/event7")
-                == "12.500000,3,/dev/input/event7,17,0,100,-200,3000,0.5000,50.0,1.0000,0.6667,1,true,true,false,3000.00\n"
-                + "12.500000,3,/dev/input/event7,18,1,,,1500,0.2500,25.0,0.5000,0.3333,2,false,false,true,\n"
+                == "12.500000,3,/dev/input/event7,17,0,100,-200,3000,0.5000,50.0,1.0000,0.6667,1,true,true,false,3000.00,"
+                + "false,frame,\n"
+                + "12.500000,3,/dev/input/event7,18,1,,,1500,0.2500,25.0,0.5000,0.3333,2,false,false,true,,false,frame,\n"
         )
     }
 
     @Test func anEmptyFrameIsOneRowWithEmptyContactColumns() {
         let row = format.frame(OutputTestValues.emptyResync, sequence: 4, device: "demo.evemu")
         // The 14 contact columns, id to grams, are empty.
-        #expect(row == "12.600001,4,demo.evemu," + String(repeating: ",", count: 13) + "\n")
+        #expect(row == "12.600001,4,demo.evemu," + String(repeating: ",", count: 13) + ",true,frame,\n")
         #expect(row?.split(separator: ",", omittingEmptySubsequences: false).count == CSVFormatter.columns.count)
     }
 
     @Test func fieldsWithCommasQuotesOrLineBreaksAreQuoted() {
         let row = format.frame(OutputTestValues.emptyResync, sequence: 1, device: "my \"pad\", v2\n.evemu") ?? ""
-        #expect(row == "12.600001,1,\"my \"\"pad\"\", v2\n.evemu\"," + String(repeating: ",", count: 13) + "\n")
+        #expect(
+            row == "12.600001,1,\"my \"\"pad\"\", v2\n.evemu\"," + String(repeating: ",", count: 13) + ",true,frame,\n"
+        )
         #expect(CSVFormatter.field("plain") == "plain")
         #expect(CSVFormatter.field("a\rb") == "\"a\rb\"")
     }
 
-    @Test func devicesAndRemovalsAreNotRows() {
-        #expect(format.device(OutputTestValues.record()) == nil)
-        #expect(format.removed(path: "/dev/input/event7", time: .zero) == nil)
+    @Test func devicesAndRemovalsAreRowsOfTheirOwnType() {
+        #expect(
+            format.device(OutputTestValues.record())
+                == "1350451575.023449,,/dev/input/event7" + String(repeating: ",", count: 16) + "device,Force Pad\n"
+        )
+        #expect(
+            format.removed(path: "/dev/input/event7", time: .zero)
+                == "0.000000,,/dev/input/event7" + String(repeating: ",", count: 16) + "removed,\n"
+        )
     }
 }
 

@@ -82,6 +82,26 @@ enum ReadingOptions {
     ]
 }
 
+/// The clock of the `time` fields of readings: the kernel's (as read) or calendar time.
+enum TimestampClock: String, CaseIterable, Sendable {
+    case monotonic
+    case wall
+}
+
+/// The options about the lines written, shared by stream, replay and demo (kept apart from ``ReadingOptions``).
+enum OutputOptions {
+    static let timestamps = Option<TimestampClock>.choice(
+        "timestamps",
+        value: "CLOCK",
+        cases: TimestampClock.allCases,
+        help:
+            "Frame times: monotonic (the kernel's, as read; default) or wall (Unix seconds: the kernel's time plus one offset measured at open)."
+    )
+
+    /// The group, in the order help lists it.
+    static let all: [any OptionDeclaration] = [timestamps]
+}
+
 /// The options that pace a recording: replay and demo.
 enum PacingOptions {
     static let speed = Option<Double>(
@@ -118,6 +138,15 @@ extension ParsedArguments {
         }
         settings.summary = flag(ReadingOptions.summary)
         settings.view = try value(of: ReadingOptions.view)
+        return settings
+    }
+}
+
+extension ParsedArguments {
+    /// Where and how lines are written, from ``OutputOptions`` (the sink and limits are the command's own).
+    func outputSettings() throws(UsageError) -> OutputSettings {
+        var settings = OutputSettings()
+        settings.wallTimestamps = try value(of: OutputOptions.timestamps) == .wall
         return settings
     }
 }

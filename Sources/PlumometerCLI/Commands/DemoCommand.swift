@@ -1,5 +1,6 @@
 import PlumometerDemo
 import PlumometerLinux
+import PlumometerOutput
 import PlumometerRecording
 
 extension DemoCommand: Command {
@@ -9,14 +10,14 @@ extension DemoCommand: Command {
             "save",
             value: "FILE",
             completion: .file,
-            help: "Write the bundled recording to FILE (to look at, or to replay) and exit."
+            help: "Write the bundled recording to FILE (- for stdout; to look at, or to replay) and exit."
         )
     }
 
     static let spec = CommandSpec(
         name: "demo",
         summary: "Replay the bundled recording of a weighing session (no hardware needed).",
-        options: PacingOptions.all + [Options.save] + ReadingOptions.all,
+        options: PacingOptions.all + [Options.save] + OutputOptions.all + ReadingOptions.all,
         examples: ["plumometer demo", "plumometer demo --fast -f text", "plumometer demo --save demo.evemu"]
     )
 }
@@ -26,6 +27,10 @@ extension DemoCommand: Command {
 enum DemoCommand {
     static func run(_ arguments: ParsedArguments) throws {
         if let path = try arguments.value(of: Options.save) {
+            if path == "-" {
+                try FileDescriptorWriter.standardOutput().write(DemoRecording.text)
+                return
+            }
             try Files.write(DemoRecording.text, to: path)
             Diagnostics.note("wrote the demo recording to \(path); replay it with 'plumometer replay \(path)'")
             return
@@ -41,12 +46,15 @@ enum DemoCommand {
         guard let device = recording.devices.first else {
             throw CLIError.runtime("the bundled demo recording describes no device.")
         }
-        Diagnostics.note("replaying a recorded weighing session on '\(device.description.name)' (no hardware is read)")
+        Diagnostics.note(
+            "replaying a recorded weighing session on '\(device.description.name.forTerminalName)' (no hardware is read)"
+        )
         try ReplayCommand.play(
             device,
             settings: settings,
             pacing: pacing,
-            format: try arguments.value(of: ReadingOptions.format)?.rawValue
+            format: try arguments.value(of: ReadingOptions.format)?.rawValue,
+            output: try arguments.outputSettings()
         )
     }
 }

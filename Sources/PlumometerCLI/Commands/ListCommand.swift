@@ -60,7 +60,7 @@ enum ListCommand {
 
     /// One block per device, like `libinput list-devices`.
     static func text(_ device: DiscoveredDevice) -> String {
-        var lines = ["\(device.node.forTerminal)  \(device.name.forTerminal)"]
+        var lines = ["\(device.node.forTerminalName)  \(device.name.forTerminalName)"]
         if let identity = device.identity { lines.append("  id:        \(identity.idString)") }
         if !device.kinds.isEmpty {
             lines.append("  kind:      " + device.kinds.map(\.rawValue).joined(separator: ", "))

@@ -1,5 +1,6 @@
 import PlumometerCore
 import PlumometerLinux
+import PlumometerOutput
 import PlumometerRecording
 
 extension RecordCommand: Command {
@@ -17,7 +18,7 @@ extension RecordCommand: Command {
             short: "o",
             value: "FILE",
             completion: .file,
-            help: "Write to FILE instead of stdout."
+            help: "Write to FILE instead of stdout (- for stdout; never through a symlink)."
         )
         // A year at most: enough for any recording, and within Int64 microseconds.
         static let duration = Option<Double>.number(
@@ -87,7 +88,7 @@ enum RecordCommand {
             let remaining = Int64(duration * 1_000_000) - (MonotonicClock.now().microseconds - began.microseconds)
             return remaining <= 0 ? .finished : .within(remaining)
         }
-        Diagnostics.note("recording \(path) ('\(source.description.name)'); Ctrl-C to stop")
+        Diagnostics.note("recording \(path) ('\(source.description.name.forTerminalName)'); Ctrl-C to stop")
         try driver.run()
         if start == nil, let initial {
             try writeStart(at: initial.time)

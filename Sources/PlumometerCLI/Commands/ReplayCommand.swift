@@ -1,4 +1,5 @@
 import PlumometerCore
+import PlumometerLinux
 import PlumometerRecording
 
 extension ReplayCommand: Command {
@@ -21,7 +22,7 @@ extension ReplayCommand: Command {
     static let spec = CommandSpec(
         name: "replay",
         summary: "Replay an evemu or `libinput record` recording through the same pipeline as a live device.",
-        options: [Options.device, Options.desc] + PacingOptions.all + ReadingOptions.all,
+        options: [Options.device, Options.desc] + PacingOptions.all + OutputOptions.all + ReadingOptions.all,
         positionals: [
             PositionalSpec(
                 name: "FILE",
@@ -44,22 +45,49 @@ enum ReplayCommand {
         let path = arguments.positionals[0]
         let settings = try arguments.readingSettings()
         let pacing = try Pacing(arguments)
-        let device = try RecordingFile.device(
+        let input = try RecordingFile.input(
             path,
             selector: arguments.value(of: Options.device),
             description: arguments.value(of: Options.desc)
         )
-        try play(
-            device,
+        let session = try ReadingSession(
             settings: settings,
-            pacing: pacing,
-            format: try arguments.value(of: ReadingOptions.format)?.rawValue
+            format: try arguments.value(of: ReadingOptions.format)?.rawValue,
+            latestStateWins: false,
+            outputSettings: try arguments.outputSettings()
         )
+        defer { session.end() }
+        // A recording typed at the terminal (or `/dev/stdin` on one) is read in its line mode, not raw for keys.
+        session.keysAllowed = !input.file.isTerminal
+        let source = ArrivingRecordingSource(input, pacing: pacing, driver: session.driver) { device, start in
+            try session.begin(
+                device.description,
+                path: device.description.path,
+                at: start,
+                from: .recording,
+                tare: .atFirstFrame
+            )
+        }
+        try session.run(source)
+        // A malformed line ends the recording early: everything before it was played, and the error says where.
+        if let failure = source.failure { throw failure }
+        if session.driver.stoppedBySignal { Diagnostics.note("stopped") }
     }
 
     /// Plays one recorded device (a file's, or the demo's) through a ``ReadingSession`` at `pacing`.
-    static func play(_ device: RecordedDevice, settings: ReadingSettings, pacing: Pacing, format: String?) throws {
-        let session = try ReadingSession(settings: settings, format: format, latestStateWins: false)
+    static func play(
+        _ device: RecordedDevice,
+        settings: ReadingSettings,
+        pacing: Pacing,
+        format: String?,
+        output: OutputSettings = OutputSettings()
+    ) throws {
+        let session = try ReadingSession(
+            settings: settings,
+            format: format,
+            latestStateWins: false,
+            outputSettings: output
+        )
         defer { session.end() }
         let player = RecordingPlayer(device)
         let description = device.description

@@ -18,6 +18,26 @@ extension StreamCommand: Command {
             help:
                 "Grab the device (EVIOCGRAB) so no other program sees its events. Off by default: you keep your pointer."
         )
+        static let output = Option<String>(
+            "output",
+            short: "o",
+            value: "FILE",
+            completion: .file,
+            help: "Append readings to FILE instead of writing them to stdout (created when missing; never a symlink)."
+        )
+        // A year at most, as for record: within Int64 microseconds.
+        static let duration = Option<Double>.number(
+            "duration",
+            value: "S",
+            maximum: 31_536_000,
+            help: "Stop after S seconds (default: until a signal or q)."
+        )
+        static let count = Option<Int>.wholeNumber(
+            "count",
+            value: "N",
+            range: 1...Int(Int32.max),
+            help: "Stop after N frame records."
+        )
         static let wait = Flag(
             "wait",
             help: "If no device fits yet, wait for one to appear instead of failing (background services)."
@@ -27,7 +47,8 @@ extension StreamCommand: Command {
     static let spec = CommandSpec(
         name: "stream",
         summary: "Read a pressure-sensing device and write one reading per frame (the default command).",
-        options: [Options.device, Options.grab, Options.wait] + ReadingOptions.all,
+        options: [Options.device, Options.grab, Options.wait, Options.output, Options.duration, Options.count]
+            + OutputOptions.all + ReadingOptions.all,
         discussion: """
             Readings go to stdout, one per frame, flushed at once; messages go to stderr. On a terminal the \
             live view draws one bar per contact (t: tare, c: clear tare, q: quit). SIGINT and SIGTERM finish the \
@@ -38,6 +59,7 @@ extension StreamCommand: Command {
             "plumometer                                  # live view of the best device",
             "plumometer --format jsonl > readings.jsonl  # background reader",
             "plumometer -d /dev/input/event7 -f text --interval 100",
+            "plumometer stream -o plums.jsonl --duration 3600      # an hour appended to a log",
         ]
     )
 }
@@ -46,10 +68,18 @@ extension StreamCommand: Command {
 enum StreamCommand {
     static func run(_ arguments: ParsedArguments) throws {
         let settings = try arguments.readingSettings()
+        let file = try arguments.value(of: Options.output)
+        let sink = try file.map { path throws(OutputError) in
+            path == "-" ? FileDescriptorWriter.standardOutput() : try FileDescriptorWriter.append(path)
+        }
+        var output = try arguments.outputSettings()
+        output.sink = sink ?? .standardOutput()
+        output.frameLimit = try arguments.value(of: Options.count)
         let session = try ReadingSession(
             settings: settings,
             format: try arguments.value(of: ReadingOptions.format)?.rawValue,
-            latestStateWins: true
+            latestStateWins: true,
+            outputSettings: output
         )
         defer { session.end() }
         let target = DeviceTarget(try arguments.value(of: Options.device))
@@ -74,6 +104,8 @@ enum StreamCommand {
         // Also while waiting for a device: q quits.
         session.attachKeys()
         session.driver.onHangup = { try stream.reopen() }
-        try session.run(stream)
+        let duration = try arguments.value(of: Options.duration).map { Int64($0 * 1_000_000) }
+        let limited = session.output as? FrameLimitOutput
+        try session.run(LimitedSource(stream, duration: duration) { limited?.isFull ?? false })
     }
 }

@@ -1,6 +1,16 @@
 import PlumometerLinux
 import PlumometerOutput
 
+/// Where and how a reading command writes its lines: the sink (standard output, or `stream -o FILE`), a frame
+/// limit (`stream --count`) and the clock of the times (`--timestamps`).
+struct OutputSettings {
+    var sink = FileDescriptorWriter.standardOutput()
+    /// Frames after the N-th are not written (``FrameLimitOutput``).
+    var frameLimit: Int?
+    /// `--timestamps wall`: times are Unix seconds, the kernel's time plus the offset measured at open.
+    var wallTimestamps = false
+}
+
 /// Picks the output for `--format`: the live view on a terminal unless a format is given, JSON Lines otherwise.
 enum OutputChoice {
     /// The output, and the live view when that is what was chosen (it needs the keyboard).
@@ -13,10 +23,12 @@ enum OutputChoice {
     static func make(
         format: String?,
         settings: ReadingSettings,
-        latestStateWins: Bool = false
+        latestStateWins: Bool = false,
+        output: OutputSettings = OutputSettings()
     ) -> (output: any ReadingOutput, live: LiveView?) {
         let unit = settings.unit
-        let sink = FileDescriptorWriter.standardOutput()
+        let sink = output.sink
+        let wall = output.wallTimestamps
         let writer = latestStateWins ? LatestStateWriter(sink: sink) : nil
         let lineSink: any LineSink = writer ?? sink
         let format = format ?? (sink.isTerminal ? "live" : "jsonl")
@@ -34,11 +46,17 @@ enum OutputChoice {
             }
             (made, destination) = ((view, view), .standardError)
         case "text":
-            (made, destination) = ((LineOutput(formatter: TextFormatter(unit: unit), sink: lineSink), nil), .text)
+            (made, destination) = (
+                (LineOutput(formatter: TextFormatter(unit: unit), sink: lineSink, wallTimestamps: wall), nil), .text
+            )
         case "csv":
-            (made, destination) = ((LineOutput(formatter: CSVFormatter(), sink: lineSink), nil), .csv)
+            (made, destination) = (
+                (LineOutput(formatter: CSVFormatter(), sink: lineSink, wallTimestamps: wall), nil), .csv
+            )
         default:
-            (made, destination) = ((LineOutput(formatter: JSONLinesFormatter(), sink: lineSink), nil), .jsonLines)
+            (made, destination) = (
+                (LineOutput(formatter: JSONLinesFormatter(), sink: lineSink, wallTimestamps: wall), nil), .jsonLines
+            )
         }
         guard settings.summary else { return made }
         let summary = SummaryOutput(wrapping: made.output, destination: destination, unit: unit) {

@@ -21,10 +21,19 @@ final class LineOutput: ReadingOutput {
     private let sink: any LineSink
     private var devicePath = ""
     private var headerWritten = false
+    private let wallTimestamps: Bool
+    /// With `--timestamps wall`: what turns the current device's kernel time into Unix time, measured at its open.
+    private var wallOffset: Int64 = 0
 
-    init(formatter: any LineFormatter, sink: any LineSink) {
+    init(formatter: any LineFormatter, sink: any LineSink, wallTimestamps: Bool = false) {
         self.formatter = formatter
         self.sink = sink
+        self.wallTimestamps = wallTimestamps
+    }
+
+    /// `time` on the clock the lines use.
+    private func stamped(_ time: EventTime) -> EventTime {
+        wallOffset == 0 ? time : EventTime(microseconds: time.microseconds &+ wallOffset)
     }
 
     private func writeHeaderOnce() throws {
@@ -36,18 +45,26 @@ final class LineOutput: ReadingOutput {
     func device(_ record: DeviceRecord) throws {
         try writeHeaderOnce()
         devicePath = record.path
+        var record = record
+        if wallTimestamps, let wall = record.wallTime {
+            // One offset per open, so frame times keep the kernel's spacing (a wall clock stepped by NTP does not).
+            wallOffset = wall.microseconds - record.time.microseconds
+            record.time = wall
+        }
         if let line = formatter.device(record) { try sink.write(line, droppable: false) }
     }
 
     func frame(_ reading: Reading, sequence: Int) throws {
         try writeHeaderOnce()
+        var reading = reading
+        reading.time = stamped(reading.time)
         if let line = formatter.frame(reading, sequence: sequence, device: devicePath) {
             try sink.write(line, droppable: true)
         }
     }
 
     func removed(path: String, time: EventTime) throws {
-        if let line = formatter.removed(path: path, time: time) { try sink.write(line, droppable: false) }
+        if let line = formatter.removed(path: path, time: stamped(time)) { try sink.write(line, droppable: false) }
     }
 
     func status(_ message: String) { Diagnostics.note(message) }

@@ -1,5 +1,6 @@
 import PlumometerCore
 import PlumometerLinux
+import PlumometerOutput
 
 /// `stream`'s source: the target device, followed through udev hotplug, read by a ``LiveSource`` into the session.
 ///
@@ -43,7 +44,7 @@ final class DeviceStream: FrameSource {
         }
         source.onGone = { [unowned self] in try self.disconnected() }
         source.start(in: session.driver, into: pipeline)
-        Diagnostics.note("reading \(path) ('\(source.description.name)'); Ctrl-C to stop")
+        Diagnostics.note("reading \(path) ('\(source.description.name.forTerminalName)'); Ctrl-C to stop")
     }
 
     /// Whether udev add/remove events are followed.

@@ -1,5 +1,6 @@
 import PlumometerCore
 import PlumometerLinux
+import PlumometerOutput
 
 /// Which device `--device` names: a node path, a name substring, or (absent) the best one found.
 enum DeviceTarget {
@@ -24,7 +25,9 @@ enum DeviceTarget {
         case .name(let name):
             let report = try DeviceDiscovery.scan(includeSkipped: false)
             guard let match = report.select(name) else {
-                let names = report.devices.map { "'\($0.name)' (\($0.node))" }.joined(separator: ", ")
+                let names = report.devices.map { "'\($0.name.forTerminalName)' (\($0.node.forTerminalName))" }.joined(
+                    separator: ", "
+                )
                 throw CLIError.runtime(
                     "no input device's name contains '\(name)'"
                         + (names.isEmpty ? "." : "; candidates: \(names).") + " See 'plumometer list --all'."

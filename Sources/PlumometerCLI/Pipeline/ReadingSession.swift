@@ -25,6 +25,9 @@ final class ReadingSession {
     private let latestStateWins: Bool
     private var keyboard: RawKeyboard?
     private var keysAttached = false
+    /// False when standard input is not the user's to press keys on (a replay reading a recording typed or piped
+    /// there): the terminal is then left as it is, not put in raw mode.
+    var keysAllowed = true
     private var finished = false
 
     /// Starts a session.
@@ -34,12 +37,32 @@ final class ReadingSession {
     ///   - latestStateWins: a live device: lines are written from a thread of their own, so a stalled stdout
     ///     never stops reading (a recording waits for its consumer instead and loses nothing).
     /// - Throws: when the poll loop cannot be set up.
-    init(settings: ReadingSettings, format: String?, latestStateWins: Bool) throws {
+    ///   - outputSettings: where lines go (stdout, `-o FILE`), `--count`, `--timestamps`.
+    init(
+        settings: ReadingSettings,
+        format: String?,
+        latestStateWins: Bool,
+        outputSettings: OutputSettings = OutputSettings()
+    ) throws {
         // The loop blocks SIGINT/SIGTERM/SIGHUP for this thread and reads them from a signalfd; it must exist before
         // any other thread (the stdout writer), which then inherits the blocked mask. A thread that did not would
         // take the default action for a SIGTERM: death mid-line.
         driver = try Driver()
-        (output, live) = OutputChoice.make(format: format, settings: settings, latestStateWins: latestStateWins)
+        let (chosen, live) = OutputChoice.make(
+            format: format,
+            settings: settings,
+            latestStateWins: latestStateWins,
+            output: outputSettings
+        )
+        let sink = outputSettings.sink
+        self.live = live
+        output = outputSettings.frameLimit.map { FrameLimitOutput(chosen, limit: $0) } ?? chosen
+        // `>> log`: a line an earlier run left cut stays on its own, and this run's first record starts a line.
+        try sink.startOnNewLineIfAppending()
+        // `-o FIFO` stalled by its reader still hears SIGINT/SIGTERM between lines, as stdout does.
+        if sink !== FileDescriptorWriter.standardOutput(), sink.isPipe {
+            sink.interruptDescriptor = driver.loop.signalFileDescriptor
+        }
         self.settings = settings
         self.latestStateWins = latestStateWins
         driver.stopWhenOutputCloses()
@@ -66,7 +89,7 @@ final class ReadingSession {
     ) throws -> ReadingPipeline {
         guard description.pressureAxis != nil else {
             throw CLIError.runtime(
-                "\(path) ('\(description.name)') has no pressure axis (neither ABS_MT_PRESSURE nor ABS_PRESSURE), so it cannot weigh anything."
+                "\(path.forTerminalName) ('\(description.name.forTerminalName)') has no pressure axis (neither ABS_MT_PRESSURE nor ABS_PRESSURE), so it cannot weigh anything."
                     + (kind == .device ? " 'plumometer list' shows which devices can." : "")
             )
         }
@@ -78,7 +101,7 @@ final class ReadingSession {
         let classification = DeviceClassifier.classify(description)
         if kind == .device, classification.sensing == .contactSize {
             Diagnostics.note(
-                "\(description.name): \(classification.reason) Percentages compare contact sizes, not weights."
+                "\(description.name.forTerminalName): \(classification.reason) Percentages compare contact sizes, not weights."
             )
         }
         var record = DeviceRecord(
@@ -86,7 +109,8 @@ final class ReadingSession {
             description: description,
             time: time,
             classification: classification,
-            gramsSource: Self.gramsSource(description, profile: profile?.path)
+            gramsSource: Self.gramsSource(description, profile: profile?.path),
+            wallTime: WallClock.now()
         )
         record.profileMade = profile?.made
         let pipeline = ReadingPipeline(
@@ -103,7 +127,7 @@ final class ReadingSession {
 
     /// Attaches the live view's keys and resize redraws (once); the keys act on the current pipeline.
     func attachKeys() {
-        guard !keysAttached else { return }
+        guard !keysAttached, keysAllowed else { return }
         keysAttached = true
         keyboard = LiveKeys.attach(live, to: driver, pipeline: { [unowned self] in self.pipeline })
     }

@@ -23,6 +23,27 @@ enum RecordingFile {
         ).device(selector)
     }
 
+    /// The recording at `path` (`-`: standard input) opened to be read as it arrives: a single-file recording, or
+    /// bare evemu events with their description given by `description` or found beside a regular file. Nothing
+    /// but the head of a regular file is read here (to tell bare events), and opening never blocks (a FIFO with no
+    /// writer yet included).
+    static func input(_ path: String, selector: String?, description: String? = nil) throws -> RecordingInput {
+        let file = try InputFile(path: path)
+        var descriptionPath = description
+        if descriptionPath == nil, path != "-", let head = file.peek(1 << 16), isBareEvents(head) {
+            descriptionPath = try companionDescription(of: path)
+        }
+        guard let descriptionPath else { return RecordingInput(file, selector: selector) }
+        let recording = try RecordingReader.read(
+            descriptionText: String(decoding: try Files.read(descriptionPath), as: UTF8.self),
+            eventsText: "",
+            fileName: descriptionPath,
+            eventsFileName: path
+        )
+        for warning in recording.warnings { Diagnostics.note(warning.description) }
+        return RecordingInput(file, selector: selector, description: recording.devices[0].description)
+    }
+
     /// Whether the file's first line that is not blank or a comment is an `E:` line: events without a device.
     static func isBareEvents(_ bytes: [UInt8]) -> Bool {
         for line in bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 64) {

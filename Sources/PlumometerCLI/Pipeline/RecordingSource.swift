@@ -6,13 +6,24 @@ import PlumometerRecording
 /// deadlines between events, so a recording gives the same readings, with the same time stamps, whether it is
 /// played as fast as possible, sped up, or in real time. ``LiveSource`` is its live counterpart; both drive the one
 /// ``ContactDecoder`` with ``DeviceInput``s (a recording has no resync markers: its `SYN_DROPPED` is an event).
+///
+/// Its events come from a recording read whole (``EventSource``) or from one that arrives as it is played
+/// (``RecordingInput``: a pipe, a FIFO, a file read in chunks), which may have nothing more yet: then the player is
+/// ``isWaiting`` and plays on once more has arrived.
 struct RecordingPlayer {
-    private var events: EventSource
+    private enum Events {
+        case whole(EventSource)
+        case arriving(RecordingInput)
+    }
+
+    private var events: Events
     private var decoder: ContactDecoder
-    /// The next event to play, or nil at the end (or after a malformed line).
+    /// The next event to play, or nil at the end (or after a malformed line), or while waiting for more.
     private(set) var next: RawEvent?
+    /// Whether an arriving recording has nothing more yet (not the end): poll its input and play on.
+    private(set) var isWaiting = false
     /// The error that ended the recording early, if any: everything before it has been played.
-    private(set) var failure: RecordingError?
+    private(set) var failure: (any Error)?
     /// The time of the first event (zero for an empty recording).
     let startTime: EventTime
     /// The latest event time played.
@@ -21,27 +32,79 @@ struct RecordingPlayer {
     private var warnedBackwards = false
 
     init(_ device: RecordedDevice) {
-        events = device.events
+        var source = device.events
         fileName = device.description.path
         decoder = ContactDecoder(device: device.description)
         var first: RawEvent?
         do throws(RecordingError) {
-            first = try events.next()
+            first = try source.next()
         } catch {
             failure = error
         }
+        events = .whole(source)
         next = first
         startTime = first?.time ?? .zero
         lastTime = startTime
     }
 
-    var isFinished: Bool { next == nil }
+    /// Plays `device` as its events arrive from `input`, starting with `first` (nil when the device has none).
+    init(_ device: StreamedDevice, first: RawEvent?, from input: RecordingInput) {
+        events = .arriving(input)
+        fileName = device.description.path
+        decoder = ContactDecoder(device: device.description)
+        next = first
+        startTime = first?.time ?? .zero
+        lastTime = startTime
+    }
+
+    var isFinished: Bool { next == nil && !isWaiting }
+
+    /// The line of the event played last, when it came from a file.
+    private var line: Int? {
+        switch events {
+        case .whole(let source): source.line
+        case .arriving(let input): input.line
+        }
+    }
+
+    /// Takes the next event into ``next``: nil at the end, after an error, or (``isWaiting``) until more arrives.
+    private mutating func advance() {
+        switch events {
+        case .whole(var source):
+            do throws(RecordingError) {
+                next = try source.next()
+            } catch {
+                failure = error
+                next = nil
+            }
+            events = .whole(source)
+        case .arriving(let input):
+            do {
+                switch try input.pull() {
+                case .event(let event, _):
+                    next = event
+                    isWaiting = false
+                case .waiting:
+                    next = nil
+                    isWaiting = true
+                case .device, .end:
+                    next = nil
+                    isWaiting = false
+                }
+            } catch {
+                failure = error
+                next = nil
+                isWaiting = false
+            }
+        }
+    }
 
     /// Plays the events due at or before `time` (all of them when nil), at most `limit`, with the consumer's
     /// deadlines ticked in between; with a `time`, also the deadlines up to it.
     /// - Returns: true when the consumer asked to stop.
     mutating func play(until time: EventTime?, limit: Int = .max, into consumer: any FrameConsumer) throws -> Bool {
         var played = 0
+        if isWaiting { advance() }
         while let event = next, played < limit {
             if let time, event.time > time { break }
             if event.time < lastTime && !warnedBackwards {
@@ -49,7 +112,7 @@ struct RecordingPlayer {
                 // recordings) is worth a word, since stability and --interval are judged on these times.
                 warnedBackwards = true
                 Diagnostics.note(
-                    "\(fileName)" + (events.line.map { ":\($0)" } ?? "") + ": event time goes backwards "
+                    "\(fileName)" + (line.map { ":\($0)" } ?? "") + ": event time goes backwards "
                         + "(\(NumberText.seconds(event.time)) after \(NumberText.seconds(lastTime))); readings use the times as recorded"
                 )
             }
@@ -58,12 +121,7 @@ struct RecordingPlayer {
             lastTime = Swift.max(lastTime, event.time)
             if let frame = decoder.consume(.event(event)), try consumer.consume(frame) { return true }
             played += 1
-            do throws(RecordingError) {
-                next = try events.next()
-            } catch {
-                failure = error
-                next = nil
-            }
+            advance()
         }
         if let time { return try consumer.tickDeadlines(through: time) }
         return false
@@ -90,11 +148,15 @@ final class RecordingSource: FrameSource {
     }
 
     /// The error that ended the recording early, if any: everything before it has been played.
-    var failure: RecordingError? { player.failure }
+    var failure: (any Error)? { player.failure }
+
+    /// Whether the recording arrives as it is played and has nothing more yet: poll its input.
+    var isWaiting: Bool { player.isWaiting }
 
     func due() throws -> Due {
         guard let speed = pacing.speed else {
             if try player.play(until: nil, limit: Self.fastBatch, into: consumer) { return .finished }
+            if player.isWaiting { return .idle }
             return player.isFinished ? .finished : .within(0)
         }
         let start = wallStart ?? MonotonicClock.now()
@@ -103,8 +165,15 @@ final class RecordingSource: FrameSource {
         let elapsed = Double(MonotonicClock.now().microseconds - start.microseconds) * speed
         let now = EventTime(microseconds: player.startTime.microseconds + clampedMicroseconds(elapsed))
         if try player.play(until: now, into: consumer) { return .finished }
-        guard let next = player.next else { return .finished }
-        var due = next.time
+        var due: EventTime
+        if let next = player.next {
+            due = next.time
+        } else {
+            // A live pipe with nothing more yet: its events are played as they arrive, its deadlines on time.
+            guard player.isWaiting else { return .finished }
+            guard let deadline = consumer.nextDeadline else { return .idle }
+            due = deadline
+        }
         if let deadline = consumer.nextDeadline { due = Swift.min(due, deadline) }
         return .within(clampedMicroseconds(Double(due.microseconds - now.microseconds) / speed))
     }
