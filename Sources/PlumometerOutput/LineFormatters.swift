@@ -40,6 +40,8 @@ public struct JSONLinesFormatter: LineFormatter {
         }
         line += ",\"force_sensor\":" + JSONText.optional(record.classification.isForceSensor) { $0 ? "true" : "false" }
         line += ",\"sensing\":" + JSONText.string(record.classification.sensing.rawValue)
+        // Only on a semi-multitouch pad: its bounding box is read as one contact (other devices' lines unchanged).
+        if record.classification.semiMultitouch { line += ",\"semi_mt\":true" }
         switch record.gramsSource {
         case .none: line += ",\"grams_from\":null"
         case .resolution: line += ",\"grams_from\":\"resolution\""
@@ -159,8 +161,9 @@ public struct TextFormatter: LineFormatter {
             line += ", \(axis.name) \(range.minimum)..\(range.maximum)"
             if range.resolution > 0 { line += " (\(range.resolution)/g)" }
         }
-        line += ", " + record.classification.sensing.rawValue + "\n"
-        return line
+        line += ", " + record.classification.sensing.rawValue
+        if record.classification.semiMultitouch { line += ", semi-MT: read as one contact" }
+        return line + "\n"
     }
 
     public func frame(_ reading: Reading, sequence: Int, device: String) -> String? {

@@ -34,8 +34,10 @@ final class LiveSource: FrameSource {
     /// - Parameters:
     ///   - path: an evdev node, `/dev/input/eventN`.
     ///   - grab: grab the device so that no other program sees its events.
-    /// - Throws: ``DeviceError`` when the device cannot be opened (or grabbed).
-    init(path: String, grab: Bool = false) throws(DeviceError) {
+    /// - Throws: ``OpenRefusal`` for a keyboard (never opened, whatever path led to it: `-d`, auto mode, hotplug);
+    ///   ``DeviceError`` when the device cannot be opened (or grabbed).
+    init(path: String, grab: Bool = false) throws {
+        if let refusal = OpenGuard.check(path: path) { throw refusal }
         device = try EvdevDevice(path: path, grab: grab)
         decoder = ContactDecoder(device: device.description)
         initialFrame = decoder.seed(with: device.openingState)
