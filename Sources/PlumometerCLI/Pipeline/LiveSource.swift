@@ -29,6 +29,7 @@ final class LiveSource: FrameSource {
     private var token: Int?
     /// The consumer asked to stop.
     private var finished = false
+    private var reportedDrops = false
 
     /// Opens the device at `path` read-only and decodes what rests on it.
     /// - Parameters:
@@ -78,6 +79,19 @@ final class LiveSource: FrameSource {
         if let token { driver?.unwatch(token) }
         token = nil
         device.close()
+        reportDroppedSlotEvents()
+    }
+
+    /// Says once, on stderr, how many events were for slots beyond the ones the decoder keeps: never silently.
+    private func reportDroppedSlotEvents() {
+        guard decoder.droppedSlotEvents > 0, !reportedDrops else { return }
+        reportedDrops = true
+        let declared = description.slotCount ?? 0
+        Diagnostics.error(
+            "\(path): \(decoder.droppedSlotEvents) events for slots beyond the "
+                + "\(Swift.min(declared, ContactDecoder.maximumSlots)) decoded were dropped (the device declares "
+                + "\(declared) slots; at most \(ContactDecoder.maximumSlots) are kept); contacts in those slots were not read."
+        )
     }
 
     private func readable() throws {
