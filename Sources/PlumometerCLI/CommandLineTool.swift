@@ -10,6 +10,7 @@ public enum CommandLineTool {
         // First thing, before any thread exists: a Ctrl-C or SIGTERM during start-up waits for the poll loop,
         // which stops cleanly (status 0, complete lines). The commands without a loop are all quick.
         blockStopSignals()
+        Diagnostics.routeLibevdevLog()
         exitProcess(run(arguments: Array(CommandLine.arguments.dropFirst())))
     }
 

@@ -41,6 +41,8 @@ public struct JSONLinesFormatter: LineFormatter {
         }
         line += ",\"force_sensor\":" + JSONText.optional(record.classification.isForceSensor) { $0 ? "true" : "false" }
         line += ",\"sensing\":" + JSONText.string(record.classification.sensing.rawValue)
+        // Only on a semi-multitouch pad: its bounding box is read as one contact (other devices' lines unchanged).
+        if record.classification.semiMultitouch { line += ",\"semi_mt\":true" }
         switch record.gramsSource {
         case .none: line += ",\"grams_from\":null"
         case .resolution: line += ",\"grams_from\":\"resolution\""
@@ -183,6 +185,7 @@ public struct TextFormatter: LineFormatter {
             }
         }
         line += ", " + record.classification.sensing.rawValue
+        if record.classification.semiMultitouch { line += ", semi-MT: read as one contact" }
         if let wall = record.wallTime { line += ", opened " + NumberText.iso8601(wall) }
         line += "\n"
         return line

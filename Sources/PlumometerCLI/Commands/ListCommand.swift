@@ -77,6 +77,13 @@ enum ListCommand {
         if device.isUsable, let classification = device.classification {
             lines.append("             " + classification.reason)
         }
+        // Every finding of the static part, as `plumometer probe --static` prints them.
+        if let findings = device.classification?.findings, !findings.isEmpty {
+            lines.append("  findings:")
+            for finding in findings {
+                lines.append("    - \(finding.code.rawValue): \(finding.finding) -> \(finding.implication)")
+            }
+        }
         // A device that is not usable says why once, in its verdict.
         lines.append("  verdict:   " + device.verdict.label + (device.verdict.reason.map { ": " + $0 } ?? ""))
         return lines.joined(separator: "\n") + "\n\n"
@@ -103,6 +110,10 @@ enum ListCommand {
         fields.append(
             "\"force_sensor\":" + JSONText.optional(device.classification?.isForceSensor) { $0 ? "true" : "false" }
         )
+        fields.append(
+            "\"semi_mt\":" + JSONText.optional(device.classification?.semiMultitouch) { $0 ? "true" : "false" }
+        )
+        fields.append("\"findings\":" + ProbeText.findingsJSON(device.classification?.findings ?? []))
         fields.append("\"usable\":" + (device.isUsable ? "true" : "false"))
         fields.append("\"verdict\":" + JSONText.string(device.verdict.label))
         fields.append(

@@ -29,13 +29,16 @@ final class LiveSource: FrameSource {
     private var token: Int?
     /// The consumer asked to stop.
     private var finished = false
+    private var reportedDrops = false
 
     /// Opens the device at `path` read-only and decodes what rests on it.
     /// - Parameters:
     ///   - path: an evdev node, `/dev/input/eventN`.
     ///   - grab: grab the device so that no other program sees its events.
-    /// - Throws: ``DeviceError`` when the device cannot be opened (or grabbed).
-    init(path: String, grab: Bool = false) throws(DeviceError) {
+    /// - Throws: ``OpenRefusal`` for a keyboard (never opened, whatever path led to it: `-d`, auto mode, hotplug);
+    ///   ``DeviceError`` when the device cannot be opened (or grabbed).
+    init(path: String, grab: Bool = false) throws {
+        if let refusal = OpenGuard.check(path: path) { throw refusal }
         device = try EvdevDevice(path: path, grab: grab)
         decoder = ContactDecoder(device: device.description)
         initialFrame = decoder.seed(with: device.openingState)
@@ -76,6 +79,19 @@ final class LiveSource: FrameSource {
         if let token { driver?.unwatch(token) }
         token = nil
         device.close()
+        reportDroppedSlotEvents()
+    }
+
+    /// Says once, on stderr, how many events were for slots beyond the ones the decoder keeps: never silently.
+    private func reportDroppedSlotEvents() {
+        guard decoder.droppedSlotEvents > 0, !reportedDrops else { return }
+        reportedDrops = true
+        let declared = description.slotCount ?? 0
+        Diagnostics.error(
+            "\(path): \(decoder.droppedSlotEvents) events for slots beyond the "
+                + "\(Swift.min(declared, ContactDecoder.maximumSlots)) decoded were dropped (the device declares "
+                + "\(declared) slots; at most \(ContactDecoder.maximumSlots) are kept); contacts in those slots were not read."
+        )
     }
 
     private func readable() throws {

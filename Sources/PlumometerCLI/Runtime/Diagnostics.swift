@@ -16,6 +16,12 @@ enum Diagnostics {
         writeError("plumometer: " + message + "\n")
     }
 
+    /// Routes libevdev's own log lines here, prefixed `plumometer: libevdev: ` and rate-limited, instead of raw on
+    /// stderr.
+    static func routeLibevdevLog() {
+        LibevdevLog.install { message in error("libevdev: " + message) }
+    }
+
     /// Raw text on stderr (prompts, usage); a failing stderr has nowhere to be reported, so it is ignored.
     static func writeError(_ text: String) {
         try? FileDescriptorWriter.standardError.write(text.forTerminal)

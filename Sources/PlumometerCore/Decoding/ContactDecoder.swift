@@ -31,6 +31,8 @@ public struct ContactDecoder: Sendable {
     private let device: DeviceDescription
     private let contactProtocol: ContactProtocol
     private let legacyPressureOnly: Bool
+    /// `INPUT_PROP_SEMI_MT`: the two slots are a bounding box's corners, published as one contact.
+    private let semiMultitouch: Bool
 
     // Protocol B.
     private var slots: [SlotState]
@@ -65,6 +67,7 @@ public struct ContactDecoder: Sendable {
         self.device = device
         self.contactProtocol = device.contactProtocol
         self.legacyPressureOnly = !device.hasAxis(.mtPressure) && device.hasAxis(.pressure)
+        self.semiMultitouch = device.properties.contains(.semiMT)
         // A description can declare any slot range (2^32 slots from a hostile recording); the kernel refuses more
         // than 1024 (`input_mt_init_slots`), so no real device has more, and events for slots beyond are ignored.
         let slotCount = Swift.min(device.slotCount ?? 0, Self.maximumSlots)
@@ -74,6 +77,10 @@ public struct ContactDecoder: Sendable {
 
     /// The most protocol B slots decoded: the kernel's own limit for a multitouch device.
     public static let maximumSlots = 1024
+
+    /// The events ignored because they were for a slot beyond the ones decoded (a declared slot count above
+    /// ``maximumSlots``, or a slot the description did not declare); the CLI reports them once, never silently.
+    public private(set) var droppedSlotEvents = 0
 
     /// The most contacts a protocol A frame may list; later ones in the same frame are ignored. Protocol A drivers
     /// report ten or twenty; the limit keeps the nearest-contact matching (quadratic in the contacts) bounded when
@@ -131,7 +138,7 @@ public struct ContactDecoder: Sendable {
         published = currentContacts()
         guard !published.isEmpty || !before.isEmpty else { return nil }
         lost.resyncPending = false
-        return ContactFrame(time: state.time, contacts: published, resync: true)
+        return delivered(ContactFrame(time: state.time, contacts: published, resync: true))
     }
 
     /// The id of a contact found already down in a recording: above the device's tracking id range (so it never
@@ -207,7 +214,7 @@ public struct ContactDecoder: Sendable {
         // Protocol A: libevdev's difference holds no contacts; the device's next complete frame is the resync frame.
         if awaitingCompleteFrame { return nil }
         lost.resyncPending = false
-        return ContactFrame(time: time, contacts: published, resync: true)
+        return delivered(ContactFrame(time: time, contacts: published, resync: true))
     }
 
     private mutating func consumeSyn(_ event: RawEvent) -> ContactFrame? {
@@ -249,7 +256,10 @@ public struct ContactDecoder: Sendable {
             if axis == .mtSlot {
                 selectSlot(value)
             } else if axis.isMultitouch {
-                guard slots.indices.contains(currentSlot) else { return }
+                guard slots.indices.contains(currentSlot) else {
+                    droppedSlotEvents += 1
+                    return
+                }
                 if axis == .mtTrackingID {
                     // -1 ends the contact; the kernel never sends another negative id, so none makes one.
                     slots[currentSlot].trackingID = value < 0 ? -1 : value
@@ -272,6 +282,12 @@ public struct ContactDecoder: Sendable {
         case .singleTouch:
             singleValues[axis] = value
         }
+    }
+
+    /// A frame as it is published: a semi-multitouch pad's bounding box read as one contact with the pressure the
+    /// pad reports (``ContactFrame/mergingBoundingBox()``), so every source and consumer sees the same contact.
+    private func delivered(_ frame: ContactFrame) -> ContactFrame {
+        semiMultitouch ? frame.mergingBoundingBox() : frame
     }
 
     /// Selects the slot `ABS_MT_SLOT` names with `value` (slots count from the axis' minimum).
@@ -317,7 +333,7 @@ public struct ContactDecoder: Sendable {
         let changed = current != published
         published = current
         guard changed || resync else { return nil }
-        return ContactFrame(time: time, contacts: current, resync: resync)
+        return delivered(ContactFrame(time: time, contacts: current, resync: resync))
     }
 
     private mutating func takeSyntheticID() -> Int {
