@@ -1,4 +1,3 @@
-import Foundation
 import PlumometerCore
 import PlumometerLinux
 import PlumometerOutput
@@ -105,7 +104,9 @@ enum PlotCommand {
         _ = try player.play(until: nil, into: pipeline)
         try pipeline.flush()
         // A malformed line ends the recording early: what came before it is plotted, and the error says where.
-        let svg = output.render(date: dateText(ProcessInfo.processInfo.environment))
+        let svg = output.render(
+            date: dateText(["SOURCE_DATE_EPOCH": FileSystem.environment("SOURCE_DATE_EPOCH")].compactMapValues { $0 })
+        )
         if destination == "-" {
             try FileDescriptorWriter.standardOutput().write(svg)
         } else {
@@ -118,11 +119,9 @@ enum PlotCommand {
     /// The date for the title: `SOURCE_DATE_EPOCH` (whole seconds since 1970, UTC) when set, else today, as
     /// `YYYY-MM-DD`.
     static func dateText(_ environment: [String: String]) -> String {
-        let date = environment["SOURCE_DATE_EPOCH"].flatMap(Int.init).map { Date(timeIntervalSince1970: Double($0)) }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date ?? Date())
+        let seconds = environment["SOURCE_DATE_EPOCH"].flatMap(Int64.init)
+        let microseconds = seconds.map { $0 * 1_000_000 } ?? Clock.realtimeMicroseconds()
+        return String(UTCTime.iso8601(microseconds: microseconds, fractionDigits: 0).prefix(10))
     }
 }
 

@@ -1,5 +1,5 @@
-import Foundation
 import PlumometerCore
+import PlumometerLinux
 import PlumometerOutput
 import PlumometerPictures
 
@@ -45,7 +45,9 @@ final class LiveView: ReadingOutput {
         self.colour = colour
         self.unit = unit
         self.requestedView = view
-        self.charset = Self.charset(ProcessInfo.processInfo.environment)
+        self.charset = Self.charset(
+            ["TERM", "LC_ALL", "LC_CTYPE", "LANG"].reduce(into: [:]) { $0[$1] = FileSystem.environment($1) }
+        )
     }
 
     /// Unicode when the locale is UTF-8 (`LC_ALL`, else `LC_CTYPE`, else `LANG`) and `TERM` is not `dumb`.

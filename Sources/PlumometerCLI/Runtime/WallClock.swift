@@ -1,5 +1,5 @@
-import Foundation
 import PlumometerCore
+import PlumometerLinux
 
 /// Calendar time for the `wall_time` of a device record and `--timestamps wall`: `CLOCK_REALTIME`, or, when the
 /// environment sets `PLUMOMETER_WALL_CLOCK` to Unix seconds, that fixed instant (for tests and reproducible output,
@@ -10,7 +10,7 @@ enum WallClock {
 
     /// Now, as Unix microseconds.
     static func now() -> EventTime {
-        if let text = ProcessInfo.processInfo.environment[override], let seconds = Double(text), seconds.isFinite {
+        if let text = FileSystem.environment(override), let seconds = Double(text), seconds.isFinite {
             return EventTime(microseconds: clampedMicroseconds(seconds * 1_000_000))
         }
         return MonotonicClock.realtime()
