@@ -106,7 +106,9 @@ public struct LiveViewRenderer: Sendable {
             lines.append(
                 style("1", "plumometer")
                     + String(
-                        ("  " + record.description.name.forTerminal + "  " + record.path.forTerminal).prefix(width - 11)
+                        ("  " + record.description.name.forTerminalName + "  " + record.path.forTerminalName).prefix(
+                            width - 11
+                        )
                     )
             )
             var detail = record.classification.reason
@@ -118,7 +120,7 @@ public struct LiveViewRenderer: Sendable {
                 detail = record.classification.sensing.rawValue + ": grams from " + (record.profileText ?? "") + "."
             }
             // The note wraps at word boundaries (three lines at most), so what it says is not cut off.
-            lines += Self.wrap(detail.forTerminal, width: width - 1, maximumLines: 3).map { style("2", $0) }
+            lines += Self.wrap(detail.forTerminalName, width: width - 1, maximumLines: 3).map { style("2", $0) }
         } else {
             lines.append(style("1", "plumometer") + "  waiting for a device")
         }
@@ -126,7 +128,7 @@ public struct LiveViewRenderer: Sendable {
         // Header, a blank row, the body, a blank row and the status line.
         let bodyRows = max(1, rows - lines.count - 2)
         if let removedPath = content.removedPath {
-            lines.append(fit("  " + removedPath.forTerminal + " was removed; waiting for it to come back."))
+            lines.append(fit("  " + removedPath.forTerminalName + " was removed; waiting for it to come back."))
         } else if let body, content.record != nil, let drawn = body(width - 1, bodyRows) {
             growScale(for: content.reading?.contacts ?? [])
             lines += drawn

@@ -86,12 +86,15 @@ final class LiveSource: FrameSource {
     private func reportDroppedSlotEvents() {
         guard decoder.droppedSlotEvents > 0, !reportedDrops else { return }
         reportedDrops = true
-        let declared = description.slotCount ?? 0
-        Diagnostics.error(
-            "\(path): \(decoder.droppedSlotEvents) events for slots beyond the "
-                + "\(Swift.min(declared, ContactDecoder.maximumSlots)) decoded were dropped (the device declares "
-                + "\(declared) slots; at most \(ContactDecoder.maximumSlots) are kept); contacts in those slots were not read."
-        )
+        Diagnostics.error(Self.droppedSlotsMessage(path, decoder.droppedSlotEvents, declared: description.slotCount))
+    }
+
+    /// The one sentence for events dropped because their slot is beyond what the decoder keeps (live or recorded).
+    static func droppedSlotsMessage(_ path: String, _ count: Int, declared: Int?) -> String {
+        let declared = declared ?? 0
+        return "\(path.forTerminalName): \(count) events for slots beyond the "
+            + "\(Swift.min(declared, ContactDecoder.maximumSlots)) decoded were dropped (the device declares "
+            + "\(declared) slots; at most \(ContactDecoder.maximumSlots) are kept); contacts in those slots were not read."
     }
 
     private func readable() throws {

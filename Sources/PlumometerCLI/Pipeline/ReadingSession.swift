@@ -99,6 +99,14 @@ final class ReadingSession {
             ignoreSaved: settings.ignoreSavedProfile
         )
         let classification = DeviceClassifier.classify(description)
+        if classification.sensing == .bogus {
+            // Declared but unusable (an empty or inverted range, a range copied from a position axis): readings
+            // are still written, but the user must know not to trust them.
+            Diagnostics.error(
+                "warning: \(description.name.forTerminalName): \(classification.reason) Its readings cannot be trusted; "
+                    + "'plumometer probe' tells more."
+            )
+        }
         if kind == .device, classification.sensing == .contactSize {
             Diagnostics.note(
                 "\(description.name.forTerminalName): \(classification.reason) Percentages compare contact sizes, not weights."

@@ -29,11 +29,14 @@ struct RecordingPlayer {
     /// The latest event time played.
     private(set) var lastTime: EventTime
     private let fileName: String
+    private let declaredSlots: Int?
     private var warnedBackwards = false
+    private var reportedDrops = false
 
     init(_ device: RecordedDevice) {
         var source = device.events
         fileName = device.description.path
+        declaredSlots = device.description.slotCount
         decoder = ContactDecoder(device: device.description)
         var first: RawEvent?
         do throws(RecordingError) {
@@ -51,6 +54,7 @@ struct RecordingPlayer {
     init(_ device: StreamedDevice, first: RawEvent?, from input: RecordingInput) {
         events = .arriving(input)
         fileName = device.description.path
+        declaredSlots = device.description.slotCount
         decoder = ContactDecoder(device: device.description)
         next = first
         startTime = first?.time ?? .zero
@@ -122,6 +126,13 @@ struct RecordingPlayer {
             if let frame = decoder.consume(.event(event)), try consumer.consume(frame) { return true }
             played += 1
             advance()
+        }
+        if isFinished, decoder.droppedSlotEvents > 0, !reportedDrops {
+            // Never silently: once, at the end, as a live device says it when it closes.
+            reportedDrops = true
+            Diagnostics.error(
+                LiveSource.droppedSlotsMessage(fileName, decoder.droppedSlotEvents, declared: declaredSlots)
+            )
         }
         if let time { return try consumer.tickDeadlines(through: time) }
         return false
