@@ -75,11 +75,6 @@ enum PlotCommand {
             description: arguments.value(of: ReplayCommand.Options.desc)
         )
         let description = device.description
-        guard description.pressureAxis != nil else {
-            throw CLIError.runtime(
-                "\(path) ('\(description.name)') has no pressure axis (neither ABS_MT_PRESSURE nor ABS_PRESSURE), so there is nothing to plot."
-            )
-        }
         var player = RecordingPlayer(device)
         let window = (
             from: player.startTime.microseconds + clampedMicroseconds(from * 1e6),
@@ -91,15 +86,20 @@ enum PlotCommand {
             window: window,
             unit: MassUnit(rawValue: settings.unit.rawValue) ?? .grams
         )
-        let calibration = try ProfileStore.calibration(for: description, explicitPath: settings.profilePath)
-        let record = DeviceRecord(
+        let (record, profile) = try ReadingSession.prepare(
+            description,
             path: description.path,
-            description: description,
-            time: player.startTime,
-            classification: DeviceClassifier.classify(description),
-            gramsSource: ReadingSession.gramsSource(description, profile: calibration?.1)
+            at: player.startTime,
+            from: .recording,
+            settings: settings,
+            consequence: "there is nothing to plot"
         )
-        let pipeline = ReadingPipeline(record: record, calibration: calibration?.0, settings: settings, output: output)
+        let pipeline = ReadingPipeline(
+            record: record,
+            calibration: profile?.calibration,
+            settings: settings,
+            output: output
+        )
         try pipeline.start(.atFirstFrame)
         _ = try player.play(until: nil, into: pipeline)
         try pipeline.flush()

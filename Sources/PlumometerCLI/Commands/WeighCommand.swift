@@ -166,11 +166,7 @@ final class Weighing: FrameConsumer {
         start: StartTare,
         profile: (path: String?, ignoreSaved: Bool)
     ) throws {
-        guard description.pressureAxis != nil else {
-            throw CLIError.runtime(
-                "\(path) ('\(description.name)') has no pressure axis (neither ABS_MT_PRESSURE nor ABS_PRESSURE), so it cannot weigh anything."
-            )
-        }
+        try ReadingSession.requirePressureAxis(description, path: path, listHint: false)
         let found = try ProfileStore.profile(
             for: description,
             explicitPath: profile.path,

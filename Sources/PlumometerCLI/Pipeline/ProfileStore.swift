@@ -115,12 +115,6 @@ enum ProfileStore {
         return profile
     }
 
-    /// The calibration for a device, as ``profile(for:explicitPath:ignoreSaved:)`` finds it.
-    static func calibration(for description: DeviceDescription, explicitPath: String?) throws -> (Calibration, String)?
-    {
-        try profile(for: description, explicitPath: explicitPath).map { ($0.calibration, $0.path) }
-    }
-
     /// Says on stderr that a profile changes grams: which file, and when it was made.
     static func announce(_ profile: Profile) {
         Diagnostics.note(

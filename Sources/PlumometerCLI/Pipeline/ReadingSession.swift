@@ -87,12 +87,32 @@ final class ReadingSession {
         from kind: SourceKind,
         tare: TareStart
     ) throws -> ReadingPipeline {
-        guard description.pressureAxis != nil else {
-            throw CLIError.runtime(
-                "\(path.forTerminalName) ('\(description.name.forTerminalName)') has no pressure axis (neither ABS_MT_PRESSURE nor ABS_PRESSURE), so it cannot weigh anything."
-                    + (kind == .device ? " 'plumometer list' shows which devices can." : "")
-            )
-        }
+        let (record, profile) = try Self.prepare(description, path: path, at: time, from: kind, settings: settings)
+        let pipeline = ReadingPipeline(
+            record: record,
+            calibration: profile?.calibration,
+            settings: settings,
+            output: output
+        )
+        self.pipeline = pipeline
+        try pipeline.start(tare)
+        attachKeys()
+        return pipeline
+    }
+
+    /// What every reader of a device does before its first frame: refuses a device without a pressure axis, finds
+    /// its calibration profile (announced), classifies it (warning about a bogus axis, and for a live device one
+    /// whose pressure is contact size) and makes its record. The session's pipelines, `weigh` and `plot` share it.
+    /// - Parameter consequence: what the missing pressure axis means for the caller, ending the refusal.
+    static func prepare(
+        _ description: DeviceDescription,
+        path: String,
+        at time: EventTime,
+        from kind: SourceKind,
+        settings: ReadingSettings,
+        consequence: String = "it cannot weigh anything"
+    ) throws -> (record: DeviceRecord, profile: Profile?) {
+        try requirePressureAxis(description, path: path, listHint: kind == .device, consequence: consequence)
         let profile = try ProfileStore.profile(
             for: description,
             explicitPath: settings.profilePath,
@@ -121,16 +141,25 @@ final class ReadingSession {
             wallTime: WallClock.now()
         )
         record.profileMade = profile?.made
-        let pipeline = ReadingPipeline(
-            record: record,
-            calibration: profile?.calibration,
-            settings: settings,
-            output: output
+        return (record, profile)
+    }
+
+    /// The one refusal of a device without a pressure axis (neither `ABS_MT_PRESSURE` nor `ABS_PRESSURE`).
+    /// - Parameters:
+    ///   - listHint: add "'plumometer list' shows which devices can" (a live device: another could be chosen).
+    ///   - consequence: what it means for the caller ("it cannot weigh anything", "there is nothing to plot").
+    static func requirePressureAxis(
+        _ description: DeviceDescription,
+        path: String,
+        listHint: Bool,
+        consequence: String = "it cannot weigh anything"
+    ) throws {
+        guard description.pressureAxis == nil else { return }
+        throw CLIError.runtime(
+            "\(path.forTerminalName) ('\(description.name.forTerminalName)') has no pressure axis (neither "
+                + "ABS_MT_PRESSURE nor ABS_PRESSURE), so \(consequence)."
+                + (listHint ? " 'plumometer list' shows which devices can." : "")
         )
-        self.pipeline = pipeline
-        try pipeline.start(tare)
-        attachKeys()
-        return pipeline
     }
 
     /// Attaches the live view's keys and resize redraws (once); the keys act on the current pipeline.
