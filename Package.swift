@@ -59,7 +59,11 @@ let package = Package(
         ),
         .executableTarget(name: "plumometer", dependencies: ["PlumometerCLI"], swiftSettings: strictSettings),
         // Pictures of readings, pure: the live pad map (terminal cells) and the SVG plot of a recording.
-        .target(name: "PlumometerPictures", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
+        .target(
+            name: "PlumometerPictures",
+            dependencies: ["PlumometerCore", "PlumometerOutput"],
+            swiftSettings: strictSettings
+        ),
         // The test kit, pure like the core: shared tags, a catalogue of devices and an event-script builder.
         .target(name: "PlumometerTestKit", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
         .target(
@@ -91,7 +95,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PlumometerPicturesTests",
-            dependencies: ["PlumometerPictures", "PlumometerCore", "PlumometerTestSupport", "PlumometerTestKit"],
+            dependencies: [
+                "PlumometerPictures", "PlumometerOutput", "PlumometerCore", "PlumometerTestSupport",
+                "PlumometerTestKit",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

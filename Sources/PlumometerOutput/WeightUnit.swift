@@ -1,11 +1,11 @@
 /// A unit for displaying weights. JSON Lines and CSV always carry grams.
-public enum WeightUnit: String, Sendable {
+public enum WeightUnit: String, Hashable, Sendable, CaseIterable {
     case grams = "g"
     case ounces = "oz"
     case carats = "ct"
 
     /// Converts grams to this unit.
-    func value(fromGrams grams: Double) -> Double {
+    public func value(fromGrams grams: Double) -> Double {
         switch self {
         case .grams: grams
         case .ounces: grams / 28.349523125

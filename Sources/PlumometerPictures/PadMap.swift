@@ -1,4 +1,5 @@
 public import PlumometerCore
+public import PlumometerOutput
 
 /// The characters a terminal picture may use.
 public enum PadMapCharset: Hashable, Sendable {
@@ -41,7 +42,7 @@ public struct PadMap: Sendable {
     /// Whether to use ANSI colour (off with `NO_COLOR`: the heaviest then has its own fill character).
     public var colour: Bool
     /// The unit of weights in labels.
-    public var unit: MassUnit
+    public var unit: WeightUnit
     /// The force (fraction of full scale, 0...1) drawn as the largest circle; larger forces are drawn at that size.
     public var forceScale: Double
 
@@ -52,7 +53,7 @@ public struct PadMap: Sendable {
         rows: Int,
         charset: PadMapCharset = .unicode,
         colour: Bool = true,
-        unit: MassUnit = .grams,
+        unit: WeightUnit = .grams,
         forceScale: Double = 1
     ) {
         self.forceScale = forceScale
@@ -71,7 +72,7 @@ public struct PadMap: Sendable {
         rows: Int,
         charset: PadMapCharset = .unicode,
         colour: Bool = true,
-        unit: MassUnit = .grams,
+        unit: WeightUnit = .grams,
         forceScale: Double = 1
     ) {
         guard let geometry = PadGeometry(device: device) else { return nil }

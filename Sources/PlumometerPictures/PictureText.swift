@@ -1,3 +1,5 @@
+public import PlumometerOutput
+
 /// Number and mass text for pictures, without Foundation (no `String(format:)`): the same digits on every
 /// platform and locale, so screens and SVG files can be compared byte for byte.
 enum PictureText {
@@ -26,21 +28,7 @@ enum PictureText {
     }
 }
 
-/// The unit weights are shown in (grams are always what readings carry).
-public enum MassUnit: String, Hashable, Sendable, CaseIterable {
-    case grams = "g"
-    case ounces = "oz"
-    case carats = "ct"
-
-    /// `grams` in this unit.
-    public func value(fromGrams grams: Double) -> Double {
-        switch self {
-        case .grams: grams
-        case .ounces: grams / 28.349523125
-        case .carats: grams / 0.2
-        }
-    }
-
+extension WeightUnit {
     /// A short label for a picture: whole grams or carats from 10 up, one decimal below; ounces with two.
     public func label(grams: Double) -> String {
         let value = value(fromGrams: grams)

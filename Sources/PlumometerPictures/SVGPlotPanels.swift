@@ -1,9 +1,10 @@
 import PlumometerCore
+import PlumometerOutput
 
 extension SVGPlot {
     /// The legend under the time plot: a swatch and the settled value of each contact (its last stable value, else
     /// its last), then what the marks mean.
-    func legend(_ layout: SVGLayout, axis: SVGValueAxis, unit: MassUnit) -> String {
+    func legend(_ layout: SVGLayout, axis: SVGValueAxis, unit: WeightUnit) -> String {
         var out = "<g id=\"legend\">\n"
         var cursor = layout.left
         let shown = 10
@@ -46,7 +47,7 @@ extension SVGPlot {
     }
 
     /// A value as the legend shows it: in `unit` when the plot is in grams, else percent.
-    private func valueText(_ value: Double, unit: MassUnit) -> String {
+    private func valueText(_ value: Double, unit: WeightUnit) -> String {
         grams == true ? unit.label(grams: value) : PictureText.fixed(value, 1) + "%"
     }
 
@@ -60,7 +61,7 @@ extension SVGPlot {
     }
 
     /// Panel 2: the surface to scale, each contact's track and its final circle, the area growing with its force.
-    func padPanel(_ layout: SVGLayout, size: (width: Double, height: Double), unit: MassUnit) -> String {
+    func padPanel(_ layout: SVGLayout, size: (width: Double, height: Double), unit: WeightUnit) -> String {
         guard let geometry else { return "" }
         let left = layout.left
         let top = layout.padTop
@@ -129,7 +130,7 @@ extension SVGPlot {
 
     /// The session summary as a table beside the surface: when each contact was placed and lifted, what it settled
     /// at (mean and standard deviation over its stable windows) and how long it held the heaviest mark.
-    func summaryTable(left: Double, top: Double, unit: MassUnit) -> String {
+    func summaryTable(left: Double, top: Double, unit: WeightUnit) -> String {
         let summary = summarizer.summary()
         let origin = summary.start ?? .zero
         let columns: [(title: String, x: Double, anchor: String)] = [

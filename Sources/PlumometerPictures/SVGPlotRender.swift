@@ -1,3 +1,5 @@
+public import PlumometerOutput
+
 /// The page's layout in pixels: margins, the time plot, the legend rows and the surface panel.
 struct SVGLayout {
     let left = 80.0
@@ -34,7 +36,7 @@ extension SVGPlot {
     ///   - date: the date to show (the caller's choice: the recording's, or today's).
     ///   - unit: the unit weights are shown in, when the readings carry grams.
     /// - Returns: the document's text, UTF-8 when written out.
-    public func render(title: String, device: String, file: String, date: String, unit: MassUnit = .grams) -> String {
+    public func render(title: String, device: String, file: String, date: String, unit: WeightUnit = .grams) -> String {
         let layout = SVGLayout(plotWidth: Double(columns))
         let padSize = padPixels(layout)
         let summaryHeight = Double(Swift.min(SVGLayout.summaryRows, summarizer.summary().contacts.count)) * 19 + 60
@@ -62,7 +64,7 @@ extension SVGPlot {
         return out
     }
 
-    private func valueAxis(unit: MassUnit) -> SVGValueAxis {
+    private func valueAxis(unit: WeightUnit) -> SVGValueAxis {
         let largest = Double(series.lazy.flatMap { $0.buckets.lazy.map(\.maximum) }.max() ?? 0)
         if grams == true {
             let factor = unit.value(fromGrams: 1)

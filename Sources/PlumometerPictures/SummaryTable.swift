@@ -1,4 +1,5 @@
 public import PlumometerCore
+public import PlumometerOutput
 
 /// The session summary as a small text table for people (stderr at the end of a live session or a replay):
 /// one row per contact, then a line for the session.
@@ -14,7 +15,7 @@ public import PlumometerCore
 /// the contact's stable windows, in `unit` when grams are known, else percent of full scale (`-` when never stable).
 public enum SummaryTable {
     /// The table's lines, without line ends; `ascii` replaces `±` with `+-` for a non-UTF-8 terminal.
-    public static func lines(_ summary: SessionSummary, unit: MassUnit = .grams, ascii: Bool = false) -> [String] {
+    public static func lines(_ summary: SessionSummary, unit: WeightUnit = .grams, ascii: Bool = false) -> [String] {
         let origin = summary.start ?? .zero
         let seconds = { (time: EventTime) in PictureText.fixed(time.seconds(since: origin), 2) + " s" }
         var rows = [["contact", "placed", "lifted", "settled", "heaviest"]]
@@ -39,7 +40,7 @@ public enum SummaryTable {
     }
 
     /// `72.0 ± 0.2 g`, `45.0 ± 0.1%`.
-    static func settledText(_ weight: SessionSummary.SettledWeight, unit: MassUnit, ascii: Bool) -> String {
+    static func settledText(_ weight: SessionSummary.SettledWeight, unit: WeightUnit, ascii: Bool) -> String {
         let grams = weight.unit == .grams
         let factor = grams ? unit.value(fromGrams: 1) : 1
         let decimals = grams && unit == .ounces ? 2 : 1

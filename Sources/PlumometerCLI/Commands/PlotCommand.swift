@@ -84,7 +84,7 @@ enum PlotCommand {
             device: description,
             file: path.split(separator: "/").last.map(String.init) ?? path,
             window: window,
-            unit: MassUnit(rawValue: settings.unit.rawValue) ?? .grams
+            unit: settings.unit
         )
         let (record, profile) = try ReadingSession.prepare(
             description,
@@ -131,11 +131,11 @@ final class PlotOutput: ReadingOutput {
     private let device: DeviceDescription
     private let file: String
     private let window: (from: Int64, to: Int64?)
-    private let unit: MassUnit
+    private let unit: WeightUnit
     /// The readings plotted.
     private(set) var count = 0
 
-    init(device: DeviceDescription, file: String, window: (from: Int64, to: Int64?), unit: MassUnit) {
+    init(device: DeviceDescription, file: String, window: (from: Int64, to: Int64?), unit: WeightUnit) {
         self.plot = SVGPlot(device: device)
         self.device = device
         self.file = file

@@ -142,8 +142,7 @@ final class LiveView: ReadingOutput {
         var body: ((Int, Int) -> [String]?)?
         if let record = content.record, PadGeometry(device: record.description) != nil {
             // The key hint is shown whenever there are two views; the map is drawn only when it is the view.
-            let (charset, colour, scale) = (charset, colour, renderer.scale)
-            let unit = MassUnit(rawValue: unit.rawValue) ?? .grams
+            let (charset, colour, scale, unit) = (charset, colour, renderer.scale, unit)
             let reading = content.reading ?? Reading(time: record.time, contacts: [])
             let showMap = view == .map
             body = { columns, rows in

@@ -79,7 +79,7 @@ final class SummaryOutput: ReadingOutput {
     }
 
     private func write(_ summary: SessionSummary) throws {
-        let mass = MassUnit(rawValue: unit.rawValue) ?? .grams
+        let mass = unit
         let stdout = FileDescriptorWriter.standardOutput()
         switch destination {
         case .jsonLines:
