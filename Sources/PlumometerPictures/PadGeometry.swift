@@ -1,4 +1,5 @@
 public import PlumometerCore
+import PlumometerOutput
 
 /// The shape of a device's surface: which axes carry positions, how wide and tall the surface is, and whether
 /// that is in millimetres (both position axes declare a resolution) or only in device units.
@@ -42,7 +43,7 @@ public struct PadGeometry: Hashable, Sendable {
         guard inMillimetres, let y else { return across < 1.0 / 3 ? "left" : across <= 2.0 / 3 ? "centre" : "right" }
         let millimetresX = across * width
         let millimetresY = fractionY(y) * height
-        return "x " + PictureText.fixed(millimetresX, 0) + " y " + PictureText.fixed(millimetresY, 0) + " mm"
+        return "x " + NumberText.fixed(millimetresX, 0) + " y " + NumberText.fixed(millimetresY, 0) + " mm"
     }
 
     private static func fraction(_ value: Int32, of axis: AxisInfo) -> Double {

@@ -139,7 +139,7 @@ public struct PadMap: Sendable {
 
     /// A contact's label: `72 g #1`, `45.0% #2`, with `*` when stable and `>` when saturated.
     public func label(of contact: ContactReading) -> String {
-        let value = contact.grams.map { unit.label(grams: $0) } ?? (PictureText.fixed(contact.percent, 1) + "%")
+        let value = contact.grams.map { unit.label(grams: $0) } ?? (NumberText.fixed(contact.percent, 1) + "%")
         return (contact.saturated ? ">" : "") + value + " #" + String(contact.rank) + (contact.stable ? "*" : "")
     }
 
@@ -151,7 +151,7 @@ public struct PadMap: Sendable {
         var tail = " heaviest  * stable  size ~ force"
         if forceScale < 1 { tail += " (largest " + PictureText.trimmed(forceScale * 100, 1) + "%)" }
         tail += "  pad "
-        tail += PictureText.fixed(geometry.width, 0) + times + PictureText.fixed(geometry.height, 0)
+        tail += NumberText.fixed(geometry.width, 0) + times + NumberText.fixed(geometry.height, 0)
         tail += geometry.inMillimetres ? " mm" : " units"
         if unlabelled > 0 { tail += "  \(unlabelled) unlabelled" }
         if unplaced > 0 { tail += "  \(unplaced) without position" }

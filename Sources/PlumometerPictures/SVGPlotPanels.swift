@@ -48,7 +48,7 @@ extension SVGPlot {
 
     /// A value as the legend shows it: in `unit` when the plot is in grams, else percent.
     private func valueText(_ value: Double, unit: WeightUnit) -> String {
-        grams == true ? unit.label(grams: value) : PictureText.fixed(value, 1) + "%"
+        grams == true ? unit.label(grams: value) : NumberText.fixed(value, 1) + "%"
     }
 
     /// The surface panel's size in pixels (to scale, leaving room for the summary beside it, at most 360 high), or nil
@@ -68,8 +68,8 @@ extension SVGPlot {
         let units = geometry.inMillimetres ? "mm" : "device units"
         var out = "<g id=\"pad\">\n"
         let heading =
-            "Where each contact sat: the surface to scale, " + PictureText.fixed(geometry.width, 0) + " \u{00D7} "
-            + PictureText.fixed(geometry.height, 0) + " " + units + " (circle area ~ settled force, dashed: lifted)"
+            "Where each contact sat: the surface to scale, " + NumberText.fixed(geometry.width, 0) + " \u{00D7} "
+            + NumberText.fixed(geometry.height, 0) + " " + units + " (circle area ~ settled force, dashed: lifted)"
         out += text(left, layout.padHeadingTop, heading, attributes: "fill=\"#333\"")
         out += "<rect x=\"\(Int(left))\" y=\"\(Int(top))\" width=\"\(SVGSupport.number(size.width))\" "
         out += "height=\"\(SVGSupport.number(size.height))\" fill=\"#f4f4f2\" stroke=\"#888\" rx=\"6\"/>\n"
@@ -146,12 +146,12 @@ extension SVGPlot {
         let room = SVGLayout.summaryRows
         for (row, contact) in summary.contacts.prefix(room).enumerated() {
             let y = top + 34 + Double(row) * rowHeight
-            let seconds = { (time: EventTime) in PictureText.fixed(time.seconds(since: origin), 2) + " s" }
+            let seconds = { (time: EventTime) in NumberText.fixed(time.seconds(since: origin), 2) + " s" }
             let settled = contact.settled.map { SummaryTable.settledText($0, unit: unit, ascii: false) } ?? "\u{2013}"
             let index = series.firstIndex { $0.id == contact.id } ?? -1
             let cells = [
                 "#\(contact.id)", seconds(contact.placed), contact.lifted.map(seconds) ?? "\u{2013}", settled,
-                PictureText.fixed(contact.heaviestSeconds, 1) + " s",
+                NumberText.fixed(contact.heaviestSeconds, 1) + " s",
             ]
             for (column, cell) in zip(columns, cells) {
                 var attributes = "class=\"summary-cell\" text-anchor=\"\(column.anchor)\""
@@ -160,7 +160,7 @@ extension SVGPlot {
             }
         }
         var note =
-            PictureText.fixed(summary.duration, 2) + " s, \(summary.frames) readings, \(summary.resyncs) resync"
+            NumberText.fixed(summary.duration, 2) + " s, \(summary.frames) readings, \(summary.resyncs) resync"
             + (summary.resyncs == 1 ? "" : "s")
         if summary.contacts.count > room { note += ", \(summary.contacts.count - room) more contacts" }
         out += text(

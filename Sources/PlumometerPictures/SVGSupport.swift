@@ -1,3 +1,5 @@
+import PlumometerOutput
+
 /// Pieces the SVG writer shares: XML escaping, coordinate text, the palette and 1-2-5 axis ticks.
 enum SVGSupport {
     /// Line colours, one per contact in the order they appear (then round again). Yellow is left out: it marks
@@ -58,6 +60,6 @@ enum SVGSupport {
             scaled *= 10
             decimals += 1
         }
-        return PictureText.fixed(value, decimals)
+        return NumberText.fixed(value, decimals)
     }
 }

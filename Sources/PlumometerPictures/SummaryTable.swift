@@ -17,13 +17,13 @@ public enum SummaryTable {
     /// The table's lines, without line ends; `ascii` replaces `±` with `+-` for a non-UTF-8 terminal.
     public static func lines(_ summary: SessionSummary, unit: WeightUnit = .grams, ascii: Bool = false) -> [String] {
         let origin = summary.start ?? .zero
-        let seconds = { (time: EventTime) in PictureText.fixed(time.seconds(since: origin), 2) + " s" }
+        let seconds = { (time: EventTime) in NumberText.fixed(time.seconds(since: origin), 2) + " s" }
         var rows = [["contact", "placed", "lifted", "settled", "heaviest"]]
         for contact in summary.contacts {
             rows.append([
                 "#\(contact.id)", seconds(contact.placed), contact.lifted.map(seconds) ?? "-",
                 contact.settled.map { settledText($0, unit: unit, ascii: ascii) } ?? "-",
-                PictureText.fixed(contact.heaviestSeconds, 1) + " s",
+                NumberText.fixed(contact.heaviestSeconds, 1) + " s",
             ])
         }
         let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -33,7 +33,7 @@ public enum SummaryTable {
                 .joined(separator: "   ")
         }
         if summary.contacts.isEmpty { lines = ["no contacts"] }
-        var session = PictureText.fixed(summary.duration, 2) + " s, " + plural(summary.frames, "reading")
+        var session = NumberText.fixed(summary.duration, 2) + " s, " + plural(summary.frames, "reading")
         session += ", " + plural(summary.resyncs, "resync") + ", \(summary.skipped) skipped"
         lines.append(session)
         return lines
@@ -44,8 +44,8 @@ public enum SummaryTable {
         let grams = weight.unit == .grams
         let factor = grams ? unit.value(fromGrams: 1) : 1
         let decimals = grams && unit == .ounces ? 2 : 1
-        return PictureText.fixed(weight.mean * factor, decimals) + (ascii ? " +- " : " \u{00B1} ")
-            + PictureText.fixed(weight.standardDeviation * factor, decimals) + (grams ? " " + unit.rawValue : "%")
+        return NumberText.fixed(weight.mean * factor, decimals) + (ascii ? " +- " : " \u{00B1} ")
+            + NumberText.fixed(weight.standardDeviation * factor, decimals) + (grams ? " " + unit.rawValue : "%")
     }
 
     private static func plural(_ count: Int, _ noun: String) -> String {
