@@ -17,12 +17,13 @@ enum DeviceTarget {
     }
 
     /// The node to open now.
-    /// - Throws: ``CLIError`` that says why nothing fits (no candidates, permissions, no match); ``OpenRefusal``
-    ///   for a path that names a keyboard (decided from udev and sysfs, without opening it).
+    ///
+    /// A path is returned as it is: whether it may be opened (not a keyboard) is ``LiveSource``'s check, made once
+    /// just before the open, whatever path led there.
+    /// - Throws: ``CLIError`` that says why nothing fits (no candidates, permissions, no match).
     func resolve() throws -> String {
         switch self {
         case .path(let path):
-            if let refusal = OpenGuard.check(path: path) { throw refusal }
             return path
         case .name(let name):
             let report = try DeviceDiscovery.scan(includeSkipped: false)
