@@ -88,10 +88,11 @@ struct PlotInputTests {
         #expect(count < (Self.readings(whole) ?? 0))
     }
 
-    /// A FIFO nobody writes to (`empty`), or one that stops half-way and stays open (`head`), does not hold the
+    /// A FIFO nobody writes to (`empty`), or one that stops half-way and stays open (`head`; `pipe`: the same on
+    /// standard input, `plot -`), does not hold the
     /// plot with SIGINT/SIGTERM unheard: it exits at once. With nothing read there is nothing to plot (status 1,
     /// no file); with part of a recording read, that part is plotted (status 0, as a stop by a signal is).
-    @Test(arguments: ["empty", "head"], ["INT", "TERM"])
+    @Test(arguments: ["empty", "head", "pipe"], ["INT", "TERM"])
     func aStopSignalEndsAPlotWaitingForInput(kind: String, signal: String) throws {
         let script = try #require(Fixtures.packageRoot).appendingPathComponent("Tests/Scripts/plot_input.py").path
         let output = try CLI.temporaryDirectory().appendingPathComponent("fifo.svg").path

@@ -4,7 +4,8 @@ tests), and prints what happened as one JSON object on stdout.
 
     plot_input.py stop BINARY KIND SIGNAL FILE OUT
         Starts `plot FIFO -o OUT` on a FIFO: KIND `empty` (nobody ever writes to it) or `head` (FILE's lines up to
-        its last event frame but one are written and the FIFO is held open, so the rest never comes). Sends SIGNAL
+        its last event frame but one are written and the FIFO is held open, so the rest never comes); or KIND
+        `pipe`: `plot - -o OUT` with standard input a pipe holding the same head, held open. Sends SIGNAL
         (INT or TERM) after 0.5 s and reports the exit status, how long it took to exit after the signal ("hung"
         after 5 s, then killed), its stderr, and the size of OUT (null when it was not written).
 
@@ -42,9 +43,16 @@ def stop(binary, kind, signal_name, recording, output):
     os.mkfifo(path)
     if os.path.exists(output):
         os.unlink(output)
-    process = subprocess.Popen([binary, "plot", path, "-o", output], stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=clean_signals)
     writer = None
+    if kind == "pipe":
+        reader, writer = os.pipe()
+        os.write(writer, head_of(recording))
+        process = subprocess.Popen([binary, "plot", "-", "-o", output], stdin=reader, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, preexec_fn=clean_signals)
+        os.close(reader)
+    else:
+        process = subprocess.Popen([binary, "plot", path, "-o", output], stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=clean_signals)
     if kind == "head":
         # Opening for writing fails (ENXIO) until the plot has opened the FIFO for reading.
         deadline = time.monotonic() + 5

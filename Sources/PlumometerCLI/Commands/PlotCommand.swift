@@ -115,7 +115,8 @@ enum PlotCommand {
         try driver.run()
         guard let output, let pipeline else {
             // Stopped by a signal while the recording had not yet described its device.
-            throw CLIError.runtime("stopped before \(path.forTerminalName) described a device; nothing was plotted.")
+            let name = path == "-" ? standardInputName : path.forTerminalName
+            throw CLIError.runtime("stopped before \(name) described a device; nothing was plotted.")
         }
         try pipeline.flush()
         // A malformed line ends the recording early: what came before it is plotted, and the error says where.
