@@ -528,27 +528,34 @@ def plot(arguments, binary, work):
     if counter.wait() != 0 or lines < frames:
         raise RuntimeError("plot: replay read %d frame lines of %d frames (status %d): %s" % (
             lines, frames, counter.returncode, error))
-    svg = os.path.join(output_directory(work), "plot.svg")
+    outputs = output_directory(work)
+    svg = os.path.join(outputs, "plot.svg")
     rounds = {"replay": [], "plot": []}
-    for index in range(arguments.plot_rounds):
-        # Alternated, so neither always runs on a machine warmed (or loaded) by the other.
-        for name in (("replay", "plot") if index % 2 == 0 else ("plot", "replay")):
-            if name == "replay":
-                cpu, wall, peak, _ = plot_run(replay_command, work, name)
-            else:
-                if os.path.exists(svg):
-                    os.unlink(svg)
-                cpu, wall, peak, error = plot_run([binary, "plot", path, "-o", svg], work, name)
-                noted = "wrote %s (%d readings)" % (svg, lines)
-                drawn = svg_readings(svg)
-                if noted not in error or drawn != lines:
-                    raise RuntimeError("plot: round %d drew %d readings (note: %r), replay wrote %d frames" % (
-                        index, drawn, error.strip(), lines))
-            rounds[name].append({"cpu_s": cpu, "wall_s": wall, "peak_rss_kib": peak})
-            log("plot: round %d %s %.3f s CPU, %.3f s wall, peak RSS %.1f MB" % (index, name, cpu, wall, peak / 1024))
-    svg_bytes = os.path.getsize(svg)
-    os.unlink(svg)
-    os.unlink(path)
+    try:
+        for index in range(arguments.plot_rounds):
+            # Alternated, so neither always runs on a machine warmed (or loaded) by the other.
+            for name in (("replay", "plot") if index % 2 == 0 else ("plot", "replay")):
+                if name == "replay":
+                    cpu, wall, peak, _ = plot_run(replay_command, work, name)
+                else:
+                    if os.path.exists(svg):
+                        os.unlink(svg)
+                    cpu, wall, peak, error = plot_run([binary, "plot", path, "-o", svg], work, name)
+                    noted = "wrote %s (%d readings)" % (svg, lines)
+                    drawn = svg_readings(svg)
+                    if noted not in error or drawn != lines:
+                        raise RuntimeError("plot: round %d drew %d readings (note: %r), replay wrote %d frames" % (
+                            index, drawn, error.strip(), lines))
+                rounds[name].append({"cpu_s": cpu, "wall_s": wall, "peak_rss_kib": peak})
+                log("plot: round %d %s %.3f s CPU, %.3f s wall, peak RSS %.1f MB" % (index, name, cpu, wall,
+                                                                                    peak / 1024))
+        svg_bytes = os.path.getsize(svg)
+    finally:
+        for leftover in (svg, path):
+            if os.path.exists(leftover):
+                os.unlink(leftover)
+        if outputs != work:
+            os.rmdir(outputs)
     result = {"frames": frames, "events": events, "contacts": arguments.plot_contacts, "file_mb": size / 1e6,
               "readings": lines, "svg_bytes": svg_bytes, "rounds": arguments.plot_rounds, "goal_ratio": 1.5}
     for name, runs in rounds.items():
