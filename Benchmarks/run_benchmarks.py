@@ -29,6 +29,7 @@ import fcntl
 import json
 import os
 import platform
+import re
 import resource
 import signal
 import struct
@@ -38,6 +39,7 @@ import tempfile
 import termios
 import threading
 import time
+import xml.etree.ElementTree as ElementTree
 
 import gi
 
@@ -57,6 +59,7 @@ EVENT_SIZE = EVENT.size
 CHUNK = (4096 // EVENT_SIZE) * EVENT_SIZE  # whole events, at most PIPE_BUF: one atomic pipe write
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
+SVG_TEXT = "{http://www.w3.org/2000/svg}text"
 
 
 def log(message):
@@ -477,6 +480,100 @@ def replay_large(arguments, binary, work):
     return {"file_mb": size / 1e6, "frames": frames, "events": events, "wall_s": wall, "peak_rss_kib": peak}
 
 
+# MARK: - Plot
+
+
+def plot_run(command, work, name, stdout=subprocess.DEVNULL):
+    """One run of `command` through GNU time: (CPU s of the child, wall s, peak RSS KiB, stderr text)."""
+    report = os.path.join(work, name + ".time")
+    began = time.monotonic()
+    process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", report] + command, stdout=stdout,
+                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    error = process.stderr.read().decode(errors="replace")
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.monotonic() - began
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError("%s failed (status %d): %s" % (name, os.waitstatus_to_exitcode(status), error))
+    with open(report) as handle:
+        peak = int(handle.read().split()[-1])
+    return usage.ru_utime + usage.ru_stime, wall, peak, error
+
+
+def svg_readings(path):
+    """The readings an SVG of `plot` says it drew: the "N readings" of its summary, which must all agree."""
+    texts = ["".join(element.itertext()) for element in ElementTree.parse(path).iter(SVG_TEXT)]
+    counts = {int(found) for text in texts for found in re.findall(r"(\d+) readings", text)}
+    if len(counts) != 1:
+        raise RuntimeError("plot: the SVG %s states %s reading counts, not one" % (path, sorted(counts) or "no"))
+    return counts.pop()
+
+
+def plot(arguments, binary, work):
+    """The cost of `plot FILE -o X.svg` against `replay --fast -f jsonl FILE > /dev/null` on the same long recording
+    (issue #15: at most 1.5x): interleaved rounds, CPU (user + sys of the child) and wall, medians and their ratio.
+    Both must have read everything: replay's frame lines (counted through a pipe, once) and the readings the plot
+    states (its "wrote ... (N readings)" note and its SVG's summary, every round) must be the same number."""
+    path = os.path.join(work, "plot.evemu")
+    events, frames = evemu_stream.write_stream(path, arguments.plot_frames, arguments.plot_contacts, 1000, False,
+                                               description=DESCRIPTION)
+    size = os.path.getsize(path)
+    log("plot: %d frames x %d contacts at 1 kHz (%.0f MB)" % (frames, arguments.plot_contacts, size / 1e6))
+    replay_command = [binary, "replay", "--fast", "-f", "jsonl", path]
+    counter = subprocess.Popen(replay_command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    lines = 0
+    for line in counter.stdout:
+        if line.startswith(b'{"type":"frame"'):
+            lines += 1
+    error = counter.stderr.read().decode(errors="replace")
+    if counter.wait() != 0 or lines < frames:
+        raise RuntimeError("plot: replay read %d frame lines of %d frames (status %d): %s" % (
+            lines, frames, counter.returncode, error))
+    outputs = output_directory(work)
+    svg = os.path.join(outputs, "plot.svg")
+    rounds = {"replay": [], "plot": []}
+    try:
+        for index in range(arguments.plot_rounds):
+            # Alternated, so neither always runs on a machine warmed (or loaded) by the other.
+            for name in (("replay", "plot") if index % 2 == 0 else ("plot", "replay")):
+                if name == "replay":
+                    cpu, wall, peak, _ = plot_run(replay_command, work, name)
+                else:
+                    if os.path.exists(svg):
+                        os.unlink(svg)
+                    cpu, wall, peak, error = plot_run([binary, "plot", path, "-o", svg], work, name)
+                    noted = "wrote %s (%d readings)" % (svg, lines)
+                    drawn = svg_readings(svg)
+                    if noted not in error or drawn != lines:
+                        raise RuntimeError("plot: round %d drew %d readings (note: %r), replay wrote %d frames" % (
+                            index, drawn, error.strip(), lines))
+                rounds[name].append({"cpu_s": cpu, "wall_s": wall, "peak_rss_kib": peak})
+                log("plot: round %d %s %.3f s CPU, %.3f s wall, peak RSS %.1f MB" % (index, name, cpu, wall,
+                                                                                    peak / 1024))
+        svg_bytes = os.path.getsize(svg)
+    finally:
+        for leftover in (svg, path):
+            if os.path.exists(leftover):
+                os.unlink(leftover)
+        if outputs != work:
+            os.rmdir(outputs)
+    result = {"frames": frames, "events": events, "contacts": arguments.plot_contacts, "file_mb": size / 1e6,
+              "readings": lines, "svg_bytes": svg_bytes, "rounds": arguments.plot_rounds, "goal_ratio": 1.5}
+    for name, runs in rounds.items():
+        result[name] = {
+            "cpu_s_median": median([run["cpu_s"] for run in runs]),
+            "wall_s_median": median([run["wall_s"] for run in runs]),
+            "cpu_s_range": [min(run["cpu_s"] for run in runs), max(run["cpu_s"] for run in runs)],
+            "peak_rss_kib": max(run["peak_rss_kib"] for run in runs),
+            "all_rounds": runs,
+        }
+    result["cpu_ratio"] = result["plot"]["cpu_s_median"] / result["replay"]["cpu_s_median"]
+    result["wall_ratio"] = result["plot"]["wall_s_median"] / result["replay"]["wall_s_median"]
+    result["goal_met"] = result["cpu_ratio"] <= result["goal_ratio"] and result["wall_ratio"] <= result["goal_ratio"]
+    log("plot: %.2fx replay's CPU, %.2fx its wall time: goal <= 1.5x %s" % (
+        result["cpu_ratio"], result["wall_ratio"], "met" if result["goal_met"] else "NOT MET"))
+    return result
+
+
 # MARK: - Idle
 
 
@@ -760,6 +857,19 @@ def table(results):
         add("")
         add("replay --fast of a %.0f MB recording: %d frames, all counted, in %.1f s; peak RSS %.1f MB" % (
             r["file_mb"], r["frames"], r["wall_s"], r["peak_rss_kib"] / 1024))
+    if "plot" in results:
+        r = results["plot"]
+        add("")
+        add("plot vs replay --fast -f jsonl > /dev/null, %d frames x %d contacts (%.0f MB), medians of %d interleaved "
+            "rounds, both read all %d readings:" % (r["frames"], r["contacts"], r["file_mb"], r["rounds"],
+                                                     r["readings"]))
+        for name in ("replay", "plot"):
+            add("  %-8s %8.3f s CPU (%.3f..%.3f) %8.3f s wall, peak RSS %.1f MB" % (
+                name, r[name]["cpu_s_median"], r[name]["cpu_s_range"][0], r[name]["cpu_s_range"][1],
+                r[name]["wall_s_median"], r[name]["peak_rss_kib"] / 1024))
+        add("  plot/replay: %.2fx CPU, %.2fx wall (SVG %.0f KB): goal <= %.1fx %s" % (
+            r["cpu_ratio"], r["wall_ratio"], r["svg_bytes"] / 1e3, r["goal_ratio"],
+            "met" if r["goal_met"] else "NOT MET"))
     if "idle" in results:
         i = results["idle"]
         add("")
@@ -790,7 +900,7 @@ def table(results):
     return "\n".join(lines)
 
 
-SECTIONS = ["throughput", "startup", "replay", "replay_large", "idle", "realtime", "soak"]
+SECTIONS = ["throughput", "startup", "replay", "replay_large", "plot", "idle", "realtime", "soak"]
 
 
 def main():
@@ -804,6 +914,10 @@ def main():
                         help="umockdev's per-read toll: taken off by direct_io.so, kept, or both (default)")
     parser.add_argument("--startup-runs", type=int, default=21)
     parser.add_argument("--large-mb", type=float, default=1000, help="size of the large replay (default 1000 MB)")
+    parser.add_argument("--plot-frames", type=int, default=100_000,
+                        help="frames of the plot section's recording, at 1 kHz (default 100000: 100 s, ~65 MB)")
+    parser.add_argument("--plot-contacts", type=int, default=5, help="contacts of the plot section (default 5)")
+    parser.add_argument("--plot-rounds", type=int, default=5, help="interleaved plot/replay rounds (default 5)")
     parser.add_argument("--idle-seconds", type=float, default=10)
     parser.add_argument("--rate", type=float, default=1000)
     parser.add_argument("--realtime-seconds", type=float, default=30)

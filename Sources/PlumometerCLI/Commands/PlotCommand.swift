@@ -38,7 +38,7 @@ extension PlotCommand: Command {
         positionals: [
             PositionalSpec(
                 name: "FILE",
-                help: "the recording to plot (evemu or libinput record YAML).",
+                help: "the recording to plot (evemu or libinput record YAML; - for standard input).",
                 required: true,
                 completion: .file
             )
@@ -46,6 +46,7 @@ extension PlotCommand: Command {
         examples: [
             "plumometer plot session.evemu -o session.svg",
             "plumometer plot --from 2 --to 10 --unit oz session.evemu -o part.svg",
+            "evemu-record /dev/input/event7 | plumometer plot - -o live.svg",
         ]
     )
 }
@@ -53,9 +54,16 @@ extension PlotCommand: Command {
 /// `plumometer plot FILE -o OUT.svg`: a recording, read through the same decoder and tracker as `replay --fast`,
 /// drawn by ``SVGPlot`` into one self-contained SVG.
 ///
+/// The recording is read as it arrives, as `replay` reads it (``RecordingInput`` in the poll loop): `-` is
+/// standard input, a FIFO or a pipe from a live `evemu-record` works, SIGINT and SIGTERM are heard while it waits,
+/// and memory is the plot's own (one bucket per pixel column and contact), whatever the recording's length.
+///
 /// The date in the title is today's (UTC), or the one `SOURCE_DATE_EPOCH` gives (reproducible builds' variable:
 /// seconds since 1970), so a plot can be made byte for byte again.
 enum PlotCommand {
+    /// What the title calls standard input (`-`); messages call it `-`, as replay's do.
+    static let standardInputName = "standard input"
+
     static func run(_ arguments: ParsedArguments) throws {
         let path = arguments.positionals[0]
         guard let destination = try arguments.value(of: Options.output) else {
@@ -69,39 +77,47 @@ enum PlotCommand {
         settings.tareAtStart = arguments.flag(ReadingOptions.tare)
         settings.unit = try arguments.value(of: ReadingOptions.unit) ?? .grams
         settings.profilePath = try arguments.value(of: ReadingOptions.profile)
-        let device = try RecordingFile.device(
+        let input = try RecordingFile.input(
             path,
             selector: arguments.value(of: ReplayCommand.Options.device),
             description: arguments.value(of: ReplayCommand.Options.desc)
         )
-        let description = device.description
-        var player = RecordingPlayer(device)
-        let window = (
-            from: player.startTime.microseconds + clampedMicroseconds(from * 1e6),
-            to: to.map { player.startTime.microseconds + clampedMicroseconds($0 * 1e6) }
-        )
-        let output = PlotOutput(
-            device: description,
-            file: path.split(separator: "/").last.map(String.init) ?? path,
-            window: window,
-            unit: settings.unit
-        )
-        let (record, profile) = try ReadingSession.prepare(
-            description,
-            path: description.path,
-            at: player.startTime,
-            from: .recording,
-            settings: settings,
-            consequence: "there is nothing to plot"
-        )
-        let pipeline = ReadingPipeline(
-            record: record,
-            calibration: profile?.calibration,
-            settings: settings,
-            output: output
-        )
-        try pipeline.start(.atFirstFrame)
-        _ = try player.play(until: nil, into: pipeline)
+        let file = path == "-" ? standardInputName : path.split(separator: "/").last.map(String.init) ?? path
+        let driver = try Driver()
+        var output: PlotOutput?
+        var pipeline: ReadingPipeline?
+        let source = ArrivingRecordingSource(input, pacing: Pacing(speed: nil), driver: driver) { device, start in
+            let description = device.description
+            let window = (
+                from: start.microseconds + clampedMicroseconds(from * 1e6),
+                to: to.map { start.microseconds + clampedMicroseconds($0 * 1e6) }
+            )
+            let plotted = PlotOutput(device: description, file: file, window: window, unit: settings.unit)
+            let (record, profile) = try ReadingSession.prepare(
+                description,
+                path: description.path,
+                at: start,
+                from: .recording,
+                settings: settings,
+                consequence: "there is nothing to plot"
+            )
+            let started = ReadingPipeline(
+                record: record,
+                calibration: profile?.calibration,
+                settings: settings,
+                output: plotted
+            )
+            try started.start(.atFirstFrame)
+            (output, pipeline) = (plotted, started)
+            return started
+        }
+        driver.work = { try source.due() }
+        try driver.run()
+        guard let output, let pipeline else {
+            // Stopped by a signal while the recording had not yet described its device.
+            let name = path == "-" ? standardInputName : path.forTerminalName
+            throw CLIError.runtime("stopped before \(name) described a device; nothing was plotted.")
+        }
         try pipeline.flush()
         // A malformed line ends the recording early: what came before it is plotted, and the error says where.
         let svg = output.render(
@@ -113,7 +129,8 @@ enum PlotCommand {
             try Files.write(svg, to: destination)
             Diagnostics.note("wrote \(destination) (\(output.count) readings)")
         }
-        if let failure = player.failure { throw failure }
+        if let failure = source.failure { throw failure }
+        if driver.stoppedBySignal { Diagnostics.note("stopped") }
     }
 
     /// The date for the title: `SOURCE_DATE_EPOCH` (whole seconds since 1970, UTC) when set, else today, as

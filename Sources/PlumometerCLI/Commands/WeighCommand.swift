@@ -46,7 +46,9 @@ extension WeighCommand: Command {
             and the total in grams, and exits 0. With --tare or --carrier the zero is taken where reading starts \
             and weigh waits for something else to rest: an object placed beside what was tared, or the carrier \
             put back loaded. -f jsonl prints exactly one `frame` object (docs/output-format.md) and nothing else \
-            on stdout. A timeout (wall clock on a device, the recording's kernel time on a recording), the end of \
+            on stdout. Then, in either format, the session's summary goes to stderr as a table (each contact: \
+            when it was placed and lifted, its settled weight, how long it was the heaviest; --quiet leaves it \
+            out), also when no stable reading came. A timeout (wall clock on a device, the recording's kernel time on a recording), the end of \
             a recording, or a stop by SIGINT/SIGTERM before a stable reading exits 1.
             """,
         examples: [
@@ -96,12 +98,18 @@ enum WeighCommand {
             weighing = try Weighing(source.description, path: path, start: start, profile: (profilePath, ignoreSaved))
             try weighing.weigh(source, timeout: timeout)
         }
-        guard let reading = weighing.result else { throw weighing.whyNoReading(timeout: timeout) }
+        guard let reading = weighing.result else {
+            // The session ran its course without a stable reading: what it saw, then why that is no weighing.
+            SummaryOutput.writeTable(weighing.summary(), unit: unit)
+            throw weighing.whyNoReading(timeout: timeout)
+        }
         let sink = FileDescriptorWriter.standardOutput()
         switch format {
         case .jsonl: try sink.write(JSONLinesFormatter().frame(reading, sequence: 1, device: path) ?? "")
         case .text: try sink.write(text(reading, unit: unit))
         }
+        // Always, in either format, on stderr: stdout stays the answer alone (one frame object with -f jsonl).
+        SummaryOutput.writeTable(weighing.summary(), unit: unit)
     }
 
     /// One line per contact, heaviest first (`#418   72.0 g  heaviest`), then `total   107.5 g` when grams are known.
@@ -150,6 +158,9 @@ final class Weighing: FrameConsumer {
     /// The first reading in which every contact down is stable.
     private(set) var result: Reading?
     private var tracker: WeightTracker
+    /// Every reading of the session, for the summary weigh ends with.
+    private var summarizer = SessionSummarizer()
+    private var stoppedBySignal = false
     private let start: StartTare
     private let path: String
     private var startTaken = false
@@ -206,13 +217,17 @@ final class Weighing: FrameConsumer {
             return try source.due().sooner(.within(deadline.microseconds - now.microseconds))
         }
         try driver.run()
-        if driver.stoppedBySignal && result == nil {
-            throw CLIError.runtime("stopped before everything on \(path) rested still; nothing was weighed.")
-        }
+        stoppedBySignal = driver.stoppedBySignal
     }
 
-    /// Why there is no reading: the timeout, or the input ended.
+    /// The session so far: every reading from where reading started to the weighing (or to where it gave up).
+    func summary() -> SessionSummary { summarizer.summary() }
+
+    /// Why there is no reading: a stop signal, the timeout, or the input ended.
     func whyNoReading(timeout: Double) -> CLIError {
+        if stoppedBySignal {
+            return CLIError.runtime("stopped before everything on \(path) rested still; nothing was weighed.")
+        }
         let down = tracker.contactIDs.count
         let state =
             down == 0
@@ -236,12 +251,14 @@ final class Weighing: FrameConsumer {
             try takeStartTare(frame)
             reading = tracker.current
         }
+        summarizer.consume(reading)
         return check(reading)
     }
 
     func tick(now: EventTime) throws -> Bool {
         if expired(now) { return true }
         guard let reading = tracker.tick(now: now) else { return false }
+        summarizer.consume(reading)
         return check(reading)
     }
 

@@ -90,7 +90,18 @@ final class SummaryOutput: ReadingOutput {
             let lines = ["summary " + devicePath.forTerminal] + SummaryTable.lines(summary, unit: mass, ascii: true)
             try stdout.write(lines.map { "# " + $0 + "\n" }.joined())
         case .standardError:
-            Diagnostics.writeError(SummaryTable.lines(summary, unit: mass).map { $0 + "\n" }.joined())
+            Diagnostics.writeError(Self.table(summary, unit: mass))
         }
+    }
+
+    /// The summary as the table for people, its lines ended.
+    static func table(_ summary: SessionSummary, unit: WeightUnit) -> String {
+        SummaryTable.lines(summary, unit: unit).map { $0 + "\n" }.joined()
+    }
+
+    /// Writes the table on stderr unless `--quiet`: `weigh`'s summary, which its answer on stdout never includes.
+    static func writeTable(_ summary: SessionSummary, unit: WeightUnit) {
+        guard !Diagnostics.quiet else { return }
+        Diagnostics.writeError(table(summary, unit: unit))
     }
 }
