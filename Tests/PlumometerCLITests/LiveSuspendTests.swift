@@ -71,6 +71,23 @@ struct LiveSuspendTests {
         #expect(run.last?.isRestored == true)
     }
 
+    @Test func withoutAKeyboardTheScreenIsGivenBackToo() throws {
+        // Standard input is not a terminal (no keys, no raw mode), but the view still owns the screen.
+        let run = try LiveTerminal.run(
+            ["demo"],
+            keyboard: false,
+            steps: [
+                "until:pad 120×80 mm", "signal:TSTP", "until-state:T", "snap", "signal:CONT", "wait:0.5", "snap",
+                "signal:INT",
+            ]
+        )
+        #expect(run.status == 0)
+        try #require(run.screens.count == 3)
+        #expect(run.screens[0].state == "T" && !run.screens[0].alternate && !run.screens[0].cursorHidden)
+        #expect(run.screens[1].alternate && run.screens[1].showsMap, "\(run.screens[1].lines)")
+        #expect(run.last.map { !$0.alternate && !$0.cursorHidden } == true)
+    }
+
     @Test func withoutALiveViewASIGTSTPStopsTheProcessAsUsual() throws {
         // JSON Lines on the terminal: no live view, so nothing to give back and the stop is the default one.
         let run = try LiveTerminal.run(

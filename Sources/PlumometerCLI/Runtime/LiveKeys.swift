@@ -21,7 +21,10 @@ enum LiveKeys {
     ) -> RawKeyboard? {
         guard let view else { return nil }
         driver.onResize = { view.resized() }
-        guard let keyboard = RawKeyboard() else { return nil }
+        let keyboard = RawKeyboard()
+        // Also without a keyboard (stdin not a terminal) the view owns the screen it must give back.
+        takeJobControl(view, keyboard: keyboard, driver: driver)
+        guard let keyboard else { return nil }
         var holding = false
         var token: Int?
         token = driver.watch(keyboard.fileDescriptor) {
@@ -41,22 +44,6 @@ enum LiveKeys {
             // Nobody is left to press q.
             if holding && keyboard.hasEnded { driver.finish() }
         }
-        do {
-            try driver.handleJobControl(
-                suspend: {
-                    view.suspend()
-                    keyboard.restore()
-                },
-                resume: {
-                    keyboard.enter()
-                    try view.resume()
-                }
-            )
-        } catch {
-            // Only when the signalfd cannot take two more signals (ENOMEM): Ctrl-Z then stops the process as it
-            // would any other, in the alternate screen; everything else works.
-            Diagnostics.note("Ctrl-Z will leave the terminal as the live view set it: \(error)")
-        }
         guard holdAtEnd else { return keyboard }
         driver.atEnd = { [unowned driver] in
             guard !keyboard.hasEnded else { return nil }
@@ -71,6 +58,27 @@ enum LiveKeys {
             }
         }
         return keyboard
+    }
+
+    /// Ctrl-Z and `fg` for the live view: the screen and the keyboard's mode given back before the stop, taken again
+    /// after it.
+    private static func takeJobControl(_ view: LiveView, keyboard: RawKeyboard?, driver: Driver) {
+        do {
+            try driver.handleJobControl(
+                suspend: {
+                    view.suspend()
+                    keyboard?.restore()
+                },
+                resume: {
+                    keyboard?.enter()
+                    try view.resume()
+                }
+            )
+        } catch {
+            // Only when the signalfd cannot take two more signals (ENOMEM): Ctrl-Z then stops the process as it
+            // would any other, in the alternate screen; everything else works.
+            Diagnostics.note("Ctrl-Z will leave the terminal as the live view set it: \(error)")
+        }
     }
 
     /// An ASCII letter in lower case; any other byte as it is.
