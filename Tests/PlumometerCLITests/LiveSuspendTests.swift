@@ -88,6 +88,33 @@ struct LiveSuspendTests {
         #expect(run.last.map { !$0.alternate && !$0.cursorHidden } == true)
     }
 
+    @Test(.enabled(if: Umockdev.isAvailable, "umockdev is missing"))
+    func aLiveDeviceToo() throws {
+        // `stream` on an emulated device, at rest: its output thread was started before the keys were attached, and a
+        // stop still reaches the loop, which gives the terminal back first. The job is umockdev-run and plumometer.
+        let directory = try Umockdev.temporaryDirectory("live-suspend")
+        let node = "/dev/input/event7"
+        let files = try EmulatedStreams.deviceFiles(
+            try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc"),
+            node: node,
+            in: directory
+        )
+        let runner = try #require(Umockdev.runner).path
+        let run = try LiveTerminal.run(
+            ["stream", "--device", node],
+            wrapper: [runner] + files.arguments(events: nil) + ["--"],
+            steps: [
+                "until:[q]uit", "ctrl:Z", "until-state:T", "snap", "signal:CONT", "wait:0.5", "snap", "key:q",
+            ]
+        )
+        #expect(run.status == 0)
+        try #require(run.screens.count == 3)
+        #expect(run.screens[0].state == "T" && run.screens[0].isRestored, "\(run.screens[0].lines)")
+        #expect(run.screens[1].alternate && run.screens[1].lineMode == false, "\(run.screens[1].lines)")
+        #expect(run.screens[1].statusLine.contains("[q]uit"), "\(run.screens[1].lines)")
+        #expect(run.last?.isRestored == true)
+    }
+
     @Test func withoutALiveViewASIGTSTPStopsTheProcessAsUsual() throws {
         // JSON Lines on the terminal: no live view, so nothing to give back and the stop is the default one.
         let run = try LiveTerminal.run(

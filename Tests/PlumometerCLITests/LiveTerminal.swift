@@ -43,12 +43,15 @@ enum LiveTerminal {
     /// Runs `plumometer ARGS` on a `columns` x `rows` pty through the driver's `steps`, as a shell runs a job (the
     /// terminal's foreground process group, not a session leader: only then does a SIGTSTP with its default action
     /// stop it).
-    /// - Parameter keyboard: stdin on the terminal too; false: stdin is /dev/null.
+    /// - Parameters:
+    ///   - keyboard: stdin on the terminal too; false: stdin is /dev/null.
+    ///   - wrapper: a program and its arguments that runs plumometer (`umockdev-run ... --`).
     static func run(
         _ arguments: [String],
         columns: Int = 80,
         rows: Int = 24,
         keyboard: Bool = true,
+        wrapper: [String] = [],
         steps: [String]
     ) throws -> Run {
         let root = try #require(Fixtures.packageRoot)
@@ -64,7 +67,7 @@ enum LiveTerminal {
         ]
         let result = try ProcessRunner.run(
             "/usr/bin/python3",
-            [driver] + options + ["--", try CLI.binary] + arguments,
+            [driver] + options + ["--"] + wrapper + [try CLI.binary] + arguments,
             environment: environment,
             timeout: 90
         )

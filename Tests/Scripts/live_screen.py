@@ -10,6 +10,7 @@ Each --step is done in order, reading the terminal's output all the while:
     ctrl:LETTER            type the control character (ctrl:Z is Ctrl-Z, 0x1a; ctrl:D is Ctrl-D)
     signal:NAME            send the program a signal (signal:TSTP, signal:CONT, signal:INT, ...)
     until-state:LETTER     wait (at most 20 s) until the program's state in /proc/PID/stat is LETTER (T: stopped)
+With --job-control, signals go to the job's process group and its state is that of every process in it.
     hangup                 close the terminal (the program's side hangs up) and stop reading it
     snap                   record the screen now
 After the steps the program is given 10 s to end (then SIGTERM) and the screen is recorded once more.
@@ -137,9 +138,29 @@ def main():
 
     def signal_program(number):
         try:
-            os.kill(pid, number)
+            # A shell signals a job's whole process group (`fg`, `kill %1`): the program and any wrapper around it.
+            if options.job_control:
+                os.killpg(pid, number)
+            else:
+                os.kill(pid, number)
         except ProcessLookupError:
             pass
+
+    def program_state():
+        """The program's state letter; for a job, that of its whole process group once all agree (else "+")."""
+        if not options.job_control:
+            return process_state(pid)
+        states = set()
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as stat:
+                        fields = stat.read().rpartition(")")[2].split()
+                except (FileNotFoundError, ProcessLookupError):
+                    continue
+                if len(fields) > 2 and int(fields[2]) == pid:
+                    states.add(fields[0])
+        return None if not states else states.pop() if len(states) == 1 else "+"
 
     signal_program(signal.SIGWINCH)
 
@@ -191,7 +212,7 @@ def main():
             "alternate": ALTERNATE in screen.mode,
             "cursor_hidden": screen.cursor.hidden,
             "line_mode": line_mode,
-            "state": process_state(pid) if status is None else None,
+            "state": program_state() if status is None else None,
         }
 
     screens = []
@@ -214,7 +235,7 @@ def main():
             pump(0.1)
         elif kind == "until-state":
             deadline = time.monotonic() + 20
-            while time.monotonic() < deadline and process_state(pid) != value:
+            while time.monotonic() < deadline and program_state() != value:
                 pump(0.05)
             # What the program wrote before it stopped.
             pump(0.1)
