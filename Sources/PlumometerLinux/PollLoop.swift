@@ -18,6 +18,8 @@ public final class PollLoop {
 
     private let signalDescriptor: Int32
     private let wakeDescriptor: Int32
+    /// The signals the signalfd reports.
+    private var mask = sigset_t()
     private var previousMask = sigset_t()
     private var watches: [Int: Watch] = [:]
     private var nextToken = 0
@@ -54,7 +56,29 @@ public final class PollLoop {
         }
         self.signalDescriptor = signalDescriptor
         self.wakeDescriptor = wakeDescriptor
+        self.mask = mask
         self.previousMask = previous
+    }
+
+    /// Reads `signals` too from now on: the signalfd reports them, then they are blocked for the calling thread.
+    ///
+    /// For signals that only some runs handle (the live view's SIGTSTP and SIGCONT): until this is called they keep
+    /// their default action. The mask given at ``init(signals:)`` comes back when the loop is deinitialised.
+    /// - Throws: ``DeviceError`` (path `signalfd`) when the signalfd cannot take them; nothing is changed then.
+    public func add(signals: [Int32]) throws(DeviceError) {
+        var wider = mask
+        for signal in signals { sigaddset(&wider, signal) }
+        // The signalfd first: a signal blocked before it is reported would wait unseen.
+        let result = retryingOnInterrupt { signalfd(signalDescriptor, &wider, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) }
+        guard case .success = result else {
+            throw DeviceError(code: .other, path: "signalfd", function: "signalfd", errno: Self.errno(result))
+        }
+        let status = pthread_sigmask(SIG_BLOCK, &wider, nil)
+        guard status == 0 else {
+            _ = signalfd(signalDescriptor, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+            throw DeviceError(code: .other, path: "signalfd", function: "pthread_sigmask", errno: status)
+        }
+        mask = wider
     }
 
     deinit {

@@ -12,6 +12,9 @@ public struct LiveViewContent: Sendable {
     public var removedPath: String?
     /// A short note for people (`tared`, `tare cleared`), shown in the status line; empty for none.
     public var status: String
+    /// The recording has ended and its last frame stays on screen: the status line says so and offers only the keys
+    /// that still do something.
+    public var ended: Bool
 
     /// Creates the content of a screen.
     public init(
@@ -19,13 +22,15 @@ public struct LiveViewContent: Sendable {
         reading: Reading? = nil,
         sequence: Int = 0,
         removedPath: String? = nil,
-        status: String = ""
+        status: String = "",
+        ended: Bool = false
     ) {
         self.record = record
         self.reading = reading
         self.sequence = sequence
         self.removedPath = removedPath
         self.status = status
+        self.ended = ended
     }
 }
 
@@ -51,6 +56,11 @@ public struct LiveViewRenderer: Sendable {
     public static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l"
     /// Shows the cursor and leaves the alternate screen, back to the user's terminal as it was.
     public static let leaveScreen = "\u{1B}[?25h\u{1B}[?1049l"
+    /// Clears the screen (still the alternate one) and hides the cursor: before a whole redraw after a stop that
+    /// did not leave the alternate screen (a SIGSTOP from elsewhere, the shell writing over it).
+    public static let clearScreen = "\u{1B}[2J\u{1B}[?25l"
+    /// The status line's note while a recording's last frame is held.
+    public static let endOfRecording = "end of recording, q to quit"
 
     /// Creates a renderer whose bar scale starts at 1% of full scale.
     public init(unit: WeightUnit, colour: Bool) {
@@ -153,9 +163,14 @@ public struct LiveViewRenderer: Sendable {
                 statusLine += "total " + unit.format(grams: total) + "  "
             }
         }
-        if !content.status.isEmpty { statusLine += content.status + "   " }
-        // The keys in as few columns as they can be read in, so that they fit beside the counts on 72 columns.
-        statusLine += "[t]are [c]lear [k]carrier " + (body != nil ? "[m]ap " : "") + "[q]uit   "
+        if content.ended {
+            // Nothing more is read: taring would change nothing on screen, so only the view and quitting are offered.
+            statusLine += Self.endOfRecording + "   " + (body != nil ? "[m]ap   " : "")
+        } else {
+            if !content.status.isEmpty { statusLine += content.status + "   " }
+            // The keys in as few columns as they can be read in, so that they fit beside the counts on 72 columns.
+            statusLine += "[t]are [c]lear [k]carrier " + (body != nil ? "[m]ap " : "") + "[q]uit   "
+        }
         statusLine += (body != nil ? "scale: " : "bar: ") + NumberText.fixed(barScale * 100, 0) + "% of full scale"
         lines.append(style("2", fit(statusLine)))
         return lines

@@ -21,6 +21,8 @@ final class LiveView: ReadingOutput {
     private var dirty = false
     private var lastDraw: EventTime?
     private var started = false
+    /// The terminal was given back for a stop (``suspend()``) and not yet taken again.
+    private var suspended = false
     private let colour: Bool
     private let unit: WeightUnit
     /// `--view`, or nil for the map when the device has positions.
@@ -122,6 +124,10 @@ final class LiveView: ReadingOutput {
 
     func finish() throws {
         guard started else { return }
+        if suspended {
+            started = false
+            return
+        }
         try draw(now: MonotonicClock.now())
         try sink.write(LiveViewRenderer.leaveScreen, droppable: false)
         started = false
@@ -130,8 +136,32 @@ final class LiveView: ReadingOutput {
     /// Restores the terminal without throwing (error paths).
     func restoreTerminal() {
         guard started else { return }
-        try? sink.write(LiveViewRenderer.leaveScreen, droppable: false)
+        if !suspended { try? sink.write(LiveViewRenderer.leaveScreen, droppable: false) }
         started = false
+        suspended = false
+    }
+
+    /// The recording has ended: its last frame stays, and the status line says so (`end of recording, q to quit`).
+    func holdLastFrame() {
+        content.ended = true
+        dirty = true
+    }
+
+    /// Gives the terminal back before the process stops (Ctrl-Z): the main screen and the cursor, as ``finish()``
+    /// leaves them. Never throws: the stop comes whatever happens here.
+    func suspend() {
+        guard started, !suspended else { return }
+        suspended = true
+        try? sink.write(LiveViewRenderer.leaveScreen, droppable: false)
+    }
+
+    /// Takes the terminal again after a stop and redraws it whole: the alternate screen when ``suspend()`` left it,
+    /// else (stopped from elsewhere, with the shell's messages written over the view) the screen cleared.
+    func resume() throws {
+        guard started else { return }
+        try sink.write(suspended ? LiveViewRenderer.enterScreen : LiveViewRenderer.clearScreen, droppable: false)
+        suspended = false
+        try draw(now: MonotonicClock.now())
     }
 
     /// Writes the screen for the terminal's current size.

@@ -96,7 +96,7 @@ final class ReadingSession {
         )
         self.pipeline = pipeline
         try pipeline.start(tare)
-        attachKeys()
+        attachKeys(holdAtEnd: kind == .recording)
         return pipeline
     }
 
@@ -163,10 +163,16 @@ final class ReadingSession {
     }
 
     /// Attaches the live view's keys and resize redraws (once); the keys act on the current pipeline.
-    func attachKeys() {
+    /// - Parameter holdAtEnd: a recording: its last frame stays on screen at its end until `q`.
+    func attachKeys(holdAtEnd: Bool = false) {
         guard !keysAttached, keysAllowed else { return }
         keysAttached = true
-        keyboard = LiveKeys.attach(live, to: driver, pipeline: { [unowned self] in self.pipeline })
+        keyboard = LiveKeys.attach(
+            live,
+            to: driver,
+            holdAtEnd: holdAtEnd,
+            pipeline: { [unowned self] in self.pipeline }
+        )
     }
 
     /// Runs the poll loop until `source` finishes, a signal or an error, then writes what is left and finishes

@@ -3,6 +3,9 @@ import PlumometerLinux
 /// Runs a command's work inside the bridge's poll loop: the loop blocks in `poll()` on the device, the udev
 /// monitor and the keyboard, takes SIGINT/SIGTERM/SIGHUP through a signalfd, and calls `work` before every
 /// wait to do what is due and say, as a ``Due``, how long it may sleep or that the run is over.
+///
+/// With a live view it also takes the job-control signals (``handleJobControl(suspend:resume:)``): SIGTSTP gives
+/// the terminal back before the process stops, SIGCONT takes it again. Without one they keep their default action.
 final class Driver {
     let loop: PollLoop
     private var failure: (any Error)?
@@ -14,11 +17,21 @@ final class Driver {
     var onHangup: () throws -> Void = {}
     /// Does what is due and says when it is next needed, or that the run is over.
     var work: () throws -> Due = { .idle }
+    /// Called once when `work` says the run is over: the work to go on with instead (the live view holding the last
+    /// frame of a recording until a key), or nil to end the run.
+    var atEnd: () -> (() throws -> Due)? = { nil }
+    /// Whether SIGTSTP and SIGCONT are read from the signalfd (a live view is shown).
+    private var handlesJobControl = false
+    private var onSuspend: () -> Void = {}
+    private var onResume: () throws -> Void = {}
 
     init() throws {
         loop = try PollLoop(
             signals: [StopSignal.interrupt, StopSignal.terminate, StopSignal.hangup, StopSignal.windowChange]
         )
+        // Threads started from now on (the stdout writer) never take a stop: it is this thread's, which reads it
+        // for a live view or unblocks it again in `run` for the default stop.
+        blockJobControlSignals(true)
         // A write that waits for a stalled stdout still hears SIGINT/SIGTERM (they are blocked, so the kernel
         // would not interrupt it): it stops between lines instead.
         FileDescriptorWriter.standardOutput().interruptDescriptor = loop.signalFileDescriptor
@@ -27,6 +40,13 @@ final class Driver {
                 self.attempt { try self.onHangup() }
             } else if signal == StopSignal.windowChange {
                 self.onResize()
+            } else if signal == StopSignal.suspend {
+                self.onSuspend()
+                suspendSelf()
+                // Continued (`fg`): take the terminal again now; the SIGCONT waiting in the signalfd redraws once more.
+                self.attempt(self.onResume)
+            } else if signal == StopSignal.resume {
+                self.attempt(self.onResume)
             } else {
                 self.stoppedBySignal = true
                 self.loop.stop()
@@ -62,14 +82,32 @@ final class Driver {
     /// Ends the run normally.
     func finish() { loop.stop() }
 
+    /// Takes SIGTSTP and SIGCONT from now on: on SIGTSTP (Ctrl-Z, `kill -TSTP`) `suspend` gives the terminal back,
+    /// the process stops (SIGSTOP) and, once continued, `resume` takes the terminal again; on a SIGCONT alone (after
+    /// a stop by SIGSTOP from elsewhere) `resume` redraws.
+    func handleJobControl(suspend: @escaping () -> Void, resume: @escaping () throws -> Void) throws {
+        guard !handlesJobControl else { return }
+        try loop.add(signals: [StopSignal.suspend, StopSignal.resume])
+        handlesJobControl = true
+        onSuspend = suspend
+        onResume = resume
+    }
+
     /// Runs until ``finish()``, a signal or an error.
     func run() throws {
+        // Nothing to give back before a stop (yet): Ctrl-Z stops the process as it would any other.
+        if !handlesJobControl { blockJobControlSignals(false) }
         loop.run { [unowned self] in
             do {
                 switch try self.work() {
                 case .within(let microseconds):
                     return pollTimeout(microseconds: microseconds)
                 case .finished:
+                    if let next = self.atEnd() {
+                        self.atEnd = { nil }
+                        self.work = next
+                        return 0
+                    }
                     self.loop.stop()
                     return 0
                 }
