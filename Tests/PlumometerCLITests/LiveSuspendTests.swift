@@ -58,6 +58,33 @@ struct LiveSuspendTests {
         #expect(run.last?.isRestored == true)
     }
 
+    @Test func aPacedReplayGoesOnWhereItWasStoppedNotWhereItWouldBeByNow() throws {
+        // Stopped for 2 s: after `fg` the demo (14.5 s, played in real time) goes on from where it was, so the
+        // recording time in the footer moves by about the 0.5 s it ran, not by the 2 s it was stopped as well.
+        let run = try LiveTerminal.run(
+            ["demo"],
+            steps: [
+                "until:pad 120×80 mm", "wait:1", "snap", "ctrl:Z", "until-state:T", "wait:2", "signal:CONT", "wait:0.5",
+                "snap", "key:q",
+            ]
+        )
+        #expect(run.status == 0)
+        try #require(run.screens.count == 3, "\(run.screens.map(\.lines))")
+        let before = try #require(Self.recordingSeconds(run.screens[0].statusLine), "\(run.screens[0].lines)")
+        let after = try #require(Self.recordingSeconds(run.screens[1].statusLine), "\(run.screens[1].lines)")
+        #expect(after > before, "it plays on after the stop")
+        #expect(after - before < 1.6, "from \(before) s to \(after) s: the 2 s stopped were played through")
+    }
+
+    /// The recording time in the footer (`  3.4 s  #123`).
+    static func recordingSeconds(_ status: String) -> Double? {
+        let words = status.split(separator: " ")
+        guard let index = words.firstIndex(where: { $0.hasPrefix("#") }), index >= 2, words[index - 1] == "s" else {
+            return nil
+        }
+        return Double(words[index - 2])
+    }
+
     @Test func aSIGSTOPFromElsewhereLeavesTheViewAsItWasOnContinuing() throws {
         // Nothing can run before a SIGSTOP, so the terminal stays the view's; SIGCONT clears and redraws it, still on
         // the alternate screen (entering it twice would lose the main screen's cursor).

@@ -148,7 +148,7 @@ final class RecordingSource: FrameSource {
     private var player: RecordingPlayer
     private let pacing: Pacing
     private let consumer: any FrameConsumer
-    /// The wall-clock time playing started, for a paced replay.
+    /// The wall-clock time playing started, for a paced replay (on the clock that leaves out stops by Ctrl-Z).
     private var wallStart: EventTime?
 
     /// Plays `player` into `consumer` at `pacing`.
@@ -170,10 +170,10 @@ final class RecordingSource: FrameSource {
             if player.isWaiting { return .idle }
             return player.isFinished ? .finished : .within(0)
         }
-        let start = wallStart ?? MonotonicClock.now()
+        let start = wallStart ?? MonotonicClock.playbackNow()
         wallStart = start
-        // The device time that corresponds to now on the wall clock.
-        let elapsed = Double(MonotonicClock.now().microseconds - start.microseconds) * speed
+        // The device time that corresponds to now on the wall clock, the time stopped by Ctrl-Z left out.
+        let elapsed = Double(MonotonicClock.playbackNow().microseconds - start.microseconds) * speed
         let now = EventTime(microseconds: player.startTime.microseconds + clampedMicroseconds(elapsed))
         if try player.play(until: now, into: consumer) { return .finished }
         var due: EventTime

@@ -42,7 +42,9 @@ final class Driver {
                 self.onResize()
             } else if signal == StopSignal.suspend {
                 self.onSuspend()
+                let stopped = MonotonicClock.now()
                 suspendSelf()
+                MonotonicClock.addStopped(MonotonicClock.now().microseconds - stopped.microseconds)
                 // Continued (`fg`): take the terminal again now; the SIGCONT waiting in the signalfd redraws once more.
                 self.attempt(self.onResume)
             } else if signal == StopSignal.resume {

@@ -8,6 +8,17 @@ enum MonotonicClock {
 
     /// `CLOCK_REALTIME`: the clock evdev stamps events with by default.
     static func realtime() -> EventTime { EventTime(microseconds: Clock.realtimeMicroseconds()) }
+
+    /// Microseconds the process has spent stopped by Ctrl-Z (``Driver`` adds each stop). Only the poll loop's
+    /// thread reads and writes it.
+    nonisolated(unsafe) private(set) static var stoppedMicroseconds: Int64 = 0
+
+    /// Counts a stop that lasted `microseconds` (from just before the SIGSTOP to just after the continue).
+    static func addStopped(_ microseconds: Int64) { stoppedMicroseconds += max(0, microseconds) }
+
+    /// Now, less the time spent stopped: the clock a paced replay plays by, so that after Ctrl-Z and `fg` the
+    /// recording goes on where it was instead of leaping to where it would be by now.
+    static func playbackNow() -> EventTime { EventTime(microseconds: now().microseconds - stoppedMicroseconds) }
 }
 
 /// Maps "now" onto a device's event clock, so stability can be re-evaluated while no events arrive.
