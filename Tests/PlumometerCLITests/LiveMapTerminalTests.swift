@@ -41,24 +41,9 @@ struct LiveMapTerminalTests {
         steps: [String],
         environment: [String: String] = [:]
     ) throws -> (status: Int?, screens: [Screen]) {
-        let root = try #require(Fixtures.packageRoot)
-        let driver = root.appendingPathComponent("Tests/Scripts/live_screen.py").path
         var options = ["--columns", "\(columns)", "--rows", "\(rows)"]
         for step in steps { options += ["--step", step] }
-        // `swift test` sets NO_COLOR=1; empty means "not set" (no-color.org).
-        let given = [
-            "NO_COLOR": "", "TERM": "xterm", "LANG": "C.UTF-8", "LC_ALL": "", "LC_CTYPE": "",
-            // Python would otherwise set LC_CTYPE=C.UTF-8 for the program when the locale is C (PEP 538).
-            "PYTHONCOERCECLOCALE": "0",
-        ].merging(environment) { $1 }
-        let result = try ProcessRunner.run(
-            "/usr/bin/python3",
-            [driver] + options + ["--", try CLI.binary] + arguments,
-            environment: given,
-            timeout: 90
-        )
-        try #require(result.status == 0, "\(result.stderr)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let object = try LiveTerminal.drive(arguments, options: options, environment: environment)
         let screens = (object["screens"] as? [[String: Any]] ?? []).map { screen in
             Screen(
                 lines: screen["lines"] as? [String] ?? [],

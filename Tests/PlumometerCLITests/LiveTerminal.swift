@@ -54,25 +54,10 @@ enum LiveTerminal {
         wrapper: [String] = [],
         steps: [String]
     ) throws -> Run {
-        let root = try #require(Fixtures.packageRoot)
-        let driver = root.appendingPathComponent("Tests/Scripts/live_screen.py").path
         var options = ["--job-control", "--columns", "\(columns)", "--rows", "\(rows)"]
         options += keyboard ? [] : ["--no-keyboard"]
         for step in steps { options += ["--step", step] }
-        // `swift test` sets NO_COLOR=1; empty means "not set" (no-color.org). Python would otherwise set
-        // LC_CTYPE=C.UTF-8 for the program when the locale is C (PEP 538).
-        let environment = [
-            "NO_COLOR": "", "TERM": "xterm", "LANG": "C.UTF-8", "LC_ALL": "", "LC_CTYPE": "",
-            "PYTHONCOERCECLOCALE": "0",
-        ]
-        let result = try ProcessRunner.run(
-            "/usr/bin/python3",
-            [driver] + options + ["--"] + wrapper + [try CLI.binary] + arguments,
-            environment: environment,
-            timeout: 90
-        )
-        try #require(result.status == 0, "\(result.stderr)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let object = try drive(arguments, options: options, wrapper: wrapper)
         let screens = (object["screens"] as? [[String: Any]] ?? []).map { screen in
             Screen(
                 lines: screen["lines"] as? [String] ?? [],
@@ -87,5 +72,32 @@ enum LiveTerminal {
             seconds: (object["seconds"] as? NSNumber)?.doubleValue ?? .infinity,
             screens: screens
         )
+    }
+
+    /// Runs Tests/Scripts/live_screen.py with its `options` on `plumometer ARGS` (through `wrapper`, when given) and
+    /// returns the JSON object it prints: the one way every live-view test starts the driver, with the terminal's
+    /// locale and colour settings fixed (`environment` adds to or overrides them).
+    static func drive(
+        _ arguments: [String],
+        options: [String],
+        wrapper: [String] = [],
+        environment: [String: String] = [:]
+    ) throws -> [String: Any] {
+        let root = try #require(Fixtures.packageRoot)
+        let driver = root.appendingPathComponent("Tests/Scripts/live_screen.py").path
+        // `swift test` sets NO_COLOR=1; empty means "not set" (no-color.org). Python would otherwise set
+        // LC_CTYPE=C.UTF-8 for the program when the locale is C (PEP 538).
+        let given = [
+            "NO_COLOR": "", "TERM": "xterm", "LANG": "C.UTF-8", "LC_ALL": "", "LC_CTYPE": "",
+            "PYTHONCOERCECLOCALE": "0",
+        ].merging(environment) { $1 }
+        let result = try ProcessRunner.run(
+            "/usr/bin/python3",
+            [driver] + options + ["--"] + wrapper + [try CLI.binary] + arguments,
+            environment: given,
+            timeout: 90
+        )
+        try #require(result.status == 0, "\(result.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
 }

@@ -20,11 +20,7 @@ import sys
 import tempfile
 import time
 
-
-def clean_signals():
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
-        signal.signal(number, signal.SIG_DFL)
+from replay_input import signal_and_wait, start
 
 
 def head_of(recording):
@@ -47,12 +43,10 @@ def stop(binary, kind, signal_name, recording, output):
     if kind == "pipe":
         reader, writer = os.pipe()
         os.write(writer, head_of(recording))
-        process = subprocess.Popen([binary, "plot", "-", "-o", output], stdin=reader, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, preexec_fn=clean_signals)
+        process = start(binary, ["plot", "-", "-o", output], reader)
         os.close(reader)
     else:
-        process = subprocess.Popen([binary, "plot", path, "-o", output], stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=clean_signals)
+        process = start(binary, ["plot", path, "-o", output], subprocess.DEVNULL)
     if kind == "head":
         # Opening for writing fails (ENXIO) until the plot has opened the FIFO for reading.
         deadline = time.monotonic() + 5
@@ -65,16 +59,7 @@ def stop(binary, kind, signal_name, recording, output):
             os.set_blocking(writer, True)
             os.write(writer, head_of(recording))
     time.sleep(0.5)
-    process.send_signal(number)
-    sent = time.monotonic()
-    try:
-        process.wait(timeout=5)
-        seconds = time.monotonic() - sent
-        status = process.returncode
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-        seconds, status = None, "hung"
+    seconds, status = signal_and_wait(process, number)
     stdout, stderr = process.stdout.read(), process.stderr.read()
     if writer is not None:
         os.close(writer)

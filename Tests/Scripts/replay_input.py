@@ -41,6 +41,20 @@ def start(binary, arguments, stdin):
                             preexec_fn=clean_signals)
 
 
+def signal_and_wait(process, number):
+    """Sends signal `number` and waits at most 5 s for the exit: (seconds it took, exit status), or (None, "hung")
+    once it has been killed instead."""
+    process.send_signal(number)
+    sent = time.monotonic()
+    try:
+        process.wait(timeout=5)
+        return time.monotonic() - sent, process.returncode
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        return None, "hung"
+
+
 def stop(binary, kind, signal_name, recording=None):
     number = {"INT": signal.SIGINT, "TERM": signal.SIGTERM}[signal_name]
     directory = tempfile.mkdtemp(prefix="replay-input-")
@@ -66,16 +80,7 @@ def stop(binary, kind, signal_name, recording=None):
         process = start(binary, ["replay", "-f", "jsonl", "-"], reader)
         os.close(reader)
     time.sleep(0.5)
-    process.send_signal(number)
-    sent = time.monotonic()
-    try:
-        process.wait(timeout=5)
-        seconds = time.monotonic() - sent
-        status = process.returncode
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-        seconds, status = None, "hung"
+    seconds, status = signal_and_wait(process, number)
     stdout, stderr = process.stdout.read(), process.stderr.read()
     for descriptor in keep:
         os.close(descriptor)
