@@ -381,16 +381,28 @@ def peak_rss_kib(command, work, environment=None):
 
 
 def startup(arguments, binary, work):
-    """Start-up: `--version`, and spawn to the first device record on a device, net of spawning /bin/true."""
+    """Start-up: `--version`, and spawn to the first device record on a device, net of spawning /bin/true.
+
+    The six spawns are interleaved (round r starts with the r-th, A B C .., B C .. A, ...) and each one's median is
+    taken, so a drift of the machine (a frequency step, a background job) during the section falls on all of them
+    alike instead of on whichever was measured last."""
     runs = arguments.startup_runs
-    true = median([spawn_wall(["/bin/true"]) for _ in range(runs)])
-    version = median([spawn_wall([binary, "--version"]) for _ in range(runs)])
-    evtest = median([spawn_wall(["/usr/bin/evtest", "--version"]) for _ in range(runs)])
     device = Device(os.path.join(work, "startup"))
     reader = [binary, "--device", NODE, "-f", "jsonl", "--quiet"]
-    first = median([spawn_wall(reader, device.environment, True) for _ in range(runs)])
-    floor = median([spawn_wall([HELPERS["floor"], NODE, "--opened"], device.environment, True) for _ in range(runs)])
-    umockdev_only = median([spawn_wall(["/bin/true"], device.environment) for _ in range(runs)])
+    spawns = [
+        ("true", lambda: spawn_wall(["/bin/true"])),
+        ("version", lambda: spawn_wall([binary, "--version"])),
+        ("evtest", lambda: spawn_wall(["/usr/bin/evtest", "--version"])),
+        ("first", lambda: spawn_wall(reader, device.environment, True)),
+        ("floor", lambda: spawn_wall([HELPERS["floor"], NODE, "--opened"], device.environment, True)),
+        ("umockdev_only", lambda: spawn_wall(["/bin/true"], device.environment)),
+    ]
+    times = {name: [] for name, _ in spawns}
+    for round_index in range(runs):
+        shift = round_index % len(spawns)
+        for name, spawn in spawns[shift:] + spawns[:shift]:
+            times[name].append(spawn())
+    true, version, evtest, first, floor, umockdev_only = (median(times[name]) for name, _ in spawns)
     device.close()
     result = {
         "runs": runs,
@@ -402,6 +414,7 @@ def startup(arguments, binary, work):
         "first_record_ms_net_of_umockdev_true": (first - umockdev_only) * 1e3,
         "c_floor_opened_ms_net_of_umockdev_true": (floor - umockdev_only) * 1e3,
         "first_record_ms_net_of_c_floor_opened": (first - floor) * 1e3,
+        "spawn_ms": {name: [value * 1e3 for value in values] for name, values in times.items()},
     }
     log("start-up: --version %.2f ms (%.1f MB), first device record %.2f ms (net of the same spawn of "
         "/bin/true)" % (result["version_ms_net_of_true"], result["version_rss_kib"] / 1024,
