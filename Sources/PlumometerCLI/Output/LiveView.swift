@@ -29,6 +29,8 @@ final class LiveView: ReadingOutput {
     private let requestedView: LiveViewMode?
     /// The view shown now.
     private(set) var view: LiveViewMode = .bars
+    /// The device's surface, from its position ranges (nil: the bars are the only view), taken once per device.
+    private var geometry: PadGeometry?
     /// Unicode cells (a UTF-8 locale and a terminal other than `dumb`) or ASCII.
     private let charset: PadMapCharset
     /// The minimum time between two redraws: 30 per second at most.
@@ -64,13 +66,13 @@ final class LiveView: ReadingOutput {
 
     /// Switches between the map and the bars (`m`); a device without positions has only the bars.
     func toggleView() {
-        guard let record = content.record, PadGeometry(device: record.description) != nil else { return }
+        guard geometry != nil else { return }
         view = view == .map ? .bars : .map
         dirty = true
     }
 
     func device(_ record: DeviceRecord) throws {
-        let geometry = PadGeometry(device: record.description)
+        geometry = PadGeometry(device: record.description)
         view = geometry == nil ? .bars : (requestedView ?? .map)
         if let geometry {
             renderer.position = { contact in geometry.positionText(x: contact.x, y: contact.y) }
@@ -170,28 +172,25 @@ final class LiveView: ReadingOutput {
         dirty = false
         let size = terminalSize()
         var body: ((Int, Int) -> [String]?)?
-        if let record = content.record, PadGeometry(device: record.description) != nil {
+        if let record = content.record, let geometry {
             // The key hint is shown whenever there are two views; the map is drawn only when it is the view.
-            let (charset, colour, scale, unit) = (charset, colour, renderer.scale, unit)
             let reading = content.reading ?? Reading(time: record.time, contacts: [])
+            // The map's circles are scaled like the bars: the force the renderer's auto-range reaches with this
+            // reading (drawing the screen grows it the same way, so this only does it first).
+            renderer.growScale(for: reading.contacts)
+            let (charset, colour, forceScale, unit) = (charset, colour, renderer.scale, unit)
             let showMap = view == .map
             body = { columns, rows in
                 guard showMap else { return nil }
-                // The map's circles are scaled like the bars: the force the renderer's auto-range reached.
-                let largest = reading.contacts.map(\.force).max() ?? 0
-                var forceScale = scale
-                while forceScale < 1 && largest > forceScale {
-                    forceScale = LiveViewRenderer.nextScale(after: forceScale)
-                }
                 return PadMap(
-                    device: record.description,
+                    geometry: geometry,
                     columns: columns,
                     rows: rows,
                     charset: charset,
                     colour: colour,
                     unit: unit,
                     forceScale: forceScale
-                )?.render(reading)
+                ).render(reading)
             }
         }
         try sink.write(
