@@ -20,6 +20,19 @@ enum ReportFormat: String, CaseIterable, Sendable {
     case json
 }
 
+extension Option where Value == String {
+    /// `-d, --device PATH|NAME`, the device a command reads: its spelling and completion the same in every command
+    /// (stream, record, weigh, probe, calibrate), the sentence each command's own.
+    static func inputDevice(help: String) -> Option<String> {
+        Option("device", short: "d", value: "PATH|NAME", completion: .deviceNode, help: help)
+    }
+
+    /// `--replay FILE`: a recording read instead of a device (weigh, probe, calibrate).
+    static func replayFile(help: String) -> Option<String> {
+        Option("replay", value: "FILE", completion: .file, help: help)
+    }
+}
+
 /// The options shared by everything that produces readings: stream, replay and demo (and, most of them, weigh).
 enum ReadingOptions {
     static let format = Option<OutputFormat>.choice(

@@ -6,17 +6,10 @@ import PlumometerRecording
 extension CalibrateCommand: Command {
     /// `calibrate`'s options.
     enum Options {
-        static let device = Option<String>(
-            "device",
-            short: "d",
-            value: "PATH|NAME",
-            completion: .deviceNode,
+        static let device = Option.inputDevice(
             help: "The device to calibrate (identity and range; interactive readings)."
         )
-        static let replay = Option<String>(
-            "replay",
-            value: "FILE",
-            completion: .file,
+        static let replay = Option.replayFile(
             help: "Take the device identity and range from a recording instead."
         )
         static let point = Option<CalibrationPoint>(

@@ -6,17 +6,10 @@ import PlumometerRecording
 extension ProbeCommand: Command {
     /// `probe`'s options.
     enum Options {
-        static let device = Option<String>(
-            "device",
-            short: "d",
-            value: "PATH|NAME",
-            completion: .deviceNode,
+        static let device = Option.inputDevice(
             help: "The device to probe (default: the best one found)."
         )
-        static let replay = Option<String>(
-            "replay",
-            value: "FILE",
-            completion: .file,
+        static let replay = Option.replayFile(
             help: "Probe a recording of the four gestures instead; a .desc alone gives the static part only."
         )
         static let staticOnly = Flag("static", help: "Only the static part: what the device description says.")

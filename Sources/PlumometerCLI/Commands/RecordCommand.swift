@@ -6,11 +6,7 @@ import PlumometerRecording
 extension RecordCommand: Command {
     /// `record`'s options.
     enum Options {
-        static let device = Option<String>(
-            "device",
-            short: "d",
-            value: "PATH|NAME",
-            completion: .deviceNode,
+        static let device = Option.inputDevice(
             help: "The device (default: the best force-sensing device)."
         )
         static let output = Option<String>(

@@ -5,11 +5,7 @@ import PlumometerOutput
 extension StreamCommand: Command {
     /// `stream`'s own options; the reading options are ``ReadingOptions``.
     enum Options {
-        static let device = Option<String>(
-            "device",
-            short: "d",
-            value: "PATH|NAME",
-            completion: .deviceNode,
+        static let device = Option.inputDevice(
             help:
                 "The device: /dev/input/eventN, or a substring of its name. Default: the best force-sensing device found."
         )

@@ -6,17 +6,10 @@ import PlumometerRecording
 extension WeighCommand: Command {
     /// `weigh`'s own options; the tare, profile and unit options are the reading commands' (``ReadingOptions``).
     enum Options {
-        static let device = Option<String>(
-            "device",
-            short: "d",
-            value: "PATH|NAME",
-            completion: .deviceNode,
+        static let device = Option.inputDevice(
             help: "The device: /dev/input/eventN, or a substring of its name. Default: the best force-sensing device."
         )
-        static let replay = Option<String>(
-            "replay",
-            value: "FILE",
-            completion: .file,
+        static let replay = Option.replayFile(
             help: "Weigh what a recording shows instead of a device (evemu or libinput record)."
         )
         static let format = Option<WeighFormat>.choice(
