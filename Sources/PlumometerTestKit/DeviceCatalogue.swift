@@ -9,64 +9,52 @@ public enum DeviceCatalogue {
     /// An Apple Magic Trackpad 2 over Bluetooth (hid-magicmouse): 16 slots, `ABS_MT_PRESSURE` 0...253 without resolution.
     ///
     /// `Tests/Fixtures/Devices/apple-magic-trackpad-2-bluetooth.desc`, value for value.
-    public static let magicTrackpad2Bluetooth = DeviceDescription(
+    public static let magicTrackpad2Bluetooth = magicTrackpad2Description(
         path: "apple-magic-trackpad-2-bluetooth.desc",
-        identity: DeviceIdentity(
-            bus: 0x5,
-            vendor: 0x4c,
-            product: 0x265,
-            version: 0x1,
-            name: "Apple Inc. Magic Trackpad 2"
-        ),
-        properties: [.pointer, .buttonpad],
-        codes: [
-            .key: codes(0x110, 0x145, 0x148, 0x14a, 0x14d...0x14f)
-        ],
-        axes: [
-            .x: AxisInfo(minimum: -3678, maximum: 3934, fuzz: 4, flat: 0, resolution: 47),
-            .y: AxisInfo(minimum: -2478, maximum: 2587, fuzz: 4, flat: 0, resolution: 44),
-            .pressure: AxisInfo(minimum: 0, maximum: 253, fuzz: 0, flat: 0, resolution: 0),
-            .mtSlot: AxisInfo(minimum: 0, maximum: 15, fuzz: 0, flat: 0, resolution: 0),
-            .mtTouchMajor: AxisInfo(minimum: 0, maximum: 1020, fuzz: 4, flat: 0, resolution: 0),
-            .mtTouchMinor: AxisInfo(minimum: 0, maximum: 1020, fuzz: 4, flat: 0, resolution: 0),
-            .mtOrientation: AxisInfo(minimum: -31, maximum: 32, fuzz: 1, flat: 0, resolution: 0),
-            .mtPositionX: AxisInfo(minimum: -3678, maximum: 3934, fuzz: 4, flat: 0, resolution: 47),
-            .mtPositionY: AxisInfo(minimum: -2478, maximum: 2587, fuzz: 4, flat: 0, resolution: 44),
-            .mtTrackingID: AxisInfo(minimum: 0, maximum: 65535, fuzz: 0, flat: 0, resolution: 0),
-            .mtPressure: AxisInfo(minimum: 0, maximum: 253, fuzz: 0, flat: 0, resolution: 0),
-        ]
+        bus: 0x5,
+        vendor: 0x4c
     )
 
     /// An Apple Magic Trackpad 2 over USB (hid-magicmouse, 05ac:0265): 16 slots, `ABS_MT_PRESSURE` 0...253 without resolution.
     ///
     /// `Tests/Fixtures/Devices/apple-magic-trackpad-2-usb.desc`, value for value.
-    public static let magicTrackpad2 = DeviceDescription(
+    public static let magicTrackpad2 = magicTrackpad2Description(
         path: "apple-magic-trackpad-2-usb.desc",
-        identity: DeviceIdentity(
-            bus: 0x3,
-            vendor: 0x5ac,
-            product: 0x265,
-            version: 0x1,
-            name: "Apple Inc. Magic Trackpad 2"
-        ),
-        properties: [.pointer, .buttonpad],
-        codes: [
-            .key: codes(0x110, 0x145, 0x148, 0x14a, 0x14d...0x14f)
-        ],
-        axes: [
-            .x: AxisInfo(minimum: -3678, maximum: 3934, fuzz: 4, flat: 0, resolution: 47),
-            .y: AxisInfo(minimum: -2478, maximum: 2587, fuzz: 4, flat: 0, resolution: 44),
-            .pressure: AxisInfo(minimum: 0, maximum: 253, fuzz: 0, flat: 0, resolution: 0),
-            .mtSlot: AxisInfo(minimum: 0, maximum: 15, fuzz: 0, flat: 0, resolution: 0),
-            .mtTouchMajor: AxisInfo(minimum: 0, maximum: 1020, fuzz: 4, flat: 0, resolution: 0),
-            .mtTouchMinor: AxisInfo(minimum: 0, maximum: 1020, fuzz: 4, flat: 0, resolution: 0),
-            .mtOrientation: AxisInfo(minimum: -31, maximum: 32, fuzz: 1, flat: 0, resolution: 0),
-            .mtPositionX: AxisInfo(minimum: -3678, maximum: 3934, fuzz: 4, flat: 0, resolution: 47),
-            .mtPositionY: AxisInfo(minimum: -2478, maximum: 2587, fuzz: 4, flat: 0, resolution: 44),
-            .mtTrackingID: AxisInfo(minimum: 0, maximum: 65535, fuzz: 0, flat: 0, resolution: 0),
-            .mtPressure: AxisInfo(minimum: 0, maximum: 253, fuzz: 0, flat: 0, resolution: 0),
-        ]
+        bus: 0x3,
+        vendor: 0x5ac
     )
+
+    /// The Magic Trackpad 2 as hid-magicmouse describes it: the same capabilities over USB and Bluetooth, only the
+    /// bus and the vendor id (Apple's USB id, or its Bluetooth SIG id) differ.
+    private static func magicTrackpad2Description(path: String, bus: UInt16, vendor: UInt16) -> DeviceDescription {
+        DeviceDescription(
+            path: path,
+            identity: DeviceIdentity(
+                bus: bus,
+                vendor: vendor,
+                product: 0x265,
+                version: 0x1,
+                name: "Apple Inc. Magic Trackpad 2"
+            ),
+            properties: [.pointer, .buttonpad],
+            codes: [
+                .key: codes(0x110, 0x145, 0x148, 0x14a, 0x14d...0x14f)
+            ],
+            axes: [
+                .x: AxisInfo(minimum: -3678, maximum: 3934, fuzz: 4, flat: 0, resolution: 47),
+                .y: AxisInfo(minimum: -2478, maximum: 2587, fuzz: 4, flat: 0, resolution: 44),
+                .pressure: AxisInfo(minimum: 0, maximum: 253, fuzz: 0, flat: 0, resolution: 0),
+                .mtSlot: AxisInfo(minimum: 0, maximum: 15, fuzz: 0, flat: 0, resolution: 0),
+                .mtTouchMajor: AxisInfo(minimum: 0, maximum: 1020, fuzz: 4, flat: 0, resolution: 0),
+                .mtTouchMinor: AxisInfo(minimum: 0, maximum: 1020, fuzz: 4, flat: 0, resolution: 0),
+                .mtOrientation: AxisInfo(minimum: -31, maximum: 32, fuzz: 1, flat: 0, resolution: 0),
+                .mtPositionX: AxisInfo(minimum: -3678, maximum: 3934, fuzz: 4, flat: 0, resolution: 47),
+                .mtPositionY: AxisInfo(minimum: -2478, maximum: 2587, fuzz: 4, flat: 0, resolution: 44),
+                .mtTrackingID: AxisInfo(minimum: 0, maximum: 65535, fuzz: 0, flat: 0, resolution: 0),
+                .mtPressure: AxisInfo(minimum: 0, maximum: 253, fuzz: 0, flat: 0, resolution: 0),
+            ]
+        )
+    }
 
     /// An Apple Silicon MacBook's force trackpad under Asahi Linux: 16 slots, `ABS_MT_PRESSURE` 0...6000 at 1 unit a gram.
     ///
