@@ -205,27 +205,5 @@ enum JSONValue {
 
     /// `value` as a JSON string: quotes, backslashes and control characters escaped, `/` as `\/` like
     /// `JSONEncoder`.
-    static func quoted(_ value: String) -> String {
-        var text = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "/": text += "\\/"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case "\u{8}": text += "\\b"
-            case "\u{c}": text += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    text.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return text + "\""
-    }
+    static func quoted(_ value: String) -> String { JSONStringLiteral.quoted(value, dialect: .foundation) }
 }
