@@ -18,10 +18,7 @@ public struct RecordingError: Error, CustomStringConvertible, Hashable, Sendable
     }
 
     /// `file:line: message`, or `file: message` when there is no line.
-    public var description: String {
-        if let line { return "\(file):\(line): \(message)" }
-        return "\(file): \(message)"
-    }
+    public var description: String { location(file, line) + ": " + message }
 }
 
 /// Something a reader accepted but a user should hear about: `file:line: warning: message`.
@@ -40,8 +37,10 @@ public struct RecordingWarning: CustomStringConvertible, Hashable, Sendable {
     }
 
     /// `file:line: warning: message`, or `file: warning: message` when there is no line.
-    public var description: String {
-        if let line { return "\(file):\(line): warning: \(message)" }
-        return "\(file): warning: \(message)"
-    }
+    public var description: String { location(file, line) + ": warning: " + message }
+}
+
+/// Where a diagnostic points, as compilers write it: `file:line`, or `file` when it is not tied to one line.
+private func location(_ file: String, _ line: Int?) -> String {
+    line.map { "\(file):\($0)" } ?? file
 }
