@@ -342,6 +342,8 @@ public struct LiveViewRenderer: Sendable {
                 String(repeating: "\u{2588}", count: filled) + String(repeating: "\u{2591}", count: barWidth - filled)
             line += contact.heaviest ? style("33", bar) : bar
             remaining -= barWidth
+            // The compact layout's percent has no space of its own before it (it follows the name when there is no
+            // bar): one goes after the bar.
             if tail.first?.text.first != " " {
                 line += " "
                 remaining -= 1
