@@ -217,21 +217,51 @@ public struct LiveViewRenderer: Sendable {
             let kept = Set(shown.sorted { $0.rank < $1.rank }.prefix(room - 1).map(\.id))
             shown = shown.filter { kept.contains($0.id) }
         }
-        // One bar width for every line, so bars compare: what the widest text of any line leaves.
+        // One layout for every line, so bars and columns compare: the first of the layouts (widest first) that
+        // leaves a bar of a useful width beside the widest tail; else the compact one without a bar, dropping the
+        // least needed marks (`Segment.priority`) from every line until the widest fits. The name, the percent and
+        // the heaviest mark are the last to go, so the heaviest is marked (and coloured) down to 40 columns.
         let positionText = { (contact: ContactReading) -> String? in
             guard positionWidth > 0, let index = contacts.firstIndex(where: { $0.id == contact.id }) else { return nil }
             return positions[index] + String(repeating: " ", count: positionWidth - positions[index].count)
         }
-        let widestTail =
-            shown.map {
-                Self.tail(of: $0, unit: unit, colour: colour, position: positionText($0)).reduce(0) {
-                    $0 + $1.text.count
-                }
-            }.max() ?? 0
-        var barWidth = min(60, width - 1 - 7 - widestTail)
-        if barWidth < 4 { barWidth = 0 }
-        var lines = shown.map {
-            contactLine($0, width: width - 1, barWidth: barWidth, position: positionText($0))
+        let columns = width - 1
+        let names = shown.map { "#\($0.id)" }
+        let gramsWidth = shown.compactMap { $0.grams.map { unit.format(grams: $0).count } }.max() ?? 0
+        let layouts: [(compact: Bool, position: Bool, minimumBar: Int)] = [
+            (false, true, 8), (false, false, 8), (true, false, 4),
+        ]
+        var chosen: (tails: [[Segment]], nameWidth: Int, barWidth: Int)?
+        for layout in layouts {
+            let tails = shown.map {
+                Self.tail(
+                    of: $0,
+                    unit: unit,
+                    colour: colour,
+                    position: layout.position ? positionText($0) : nil,
+                    compact: layout.compact ? gramsWidth : nil
+                )
+            }
+            let nameWidth = layout.compact ? (names.map(\.count).max() ?? 0) : 6
+            let widestTail = tails.map { $0.reduce(0) { $0 + $1.text.count } }.max() ?? 0
+            // The compact tail starts with no space: the bar, when there is one, is followed by one.
+            let barWidth = min(60, columns - nameWidth - 1 - widestTail - (layout.compact ? 1 : 0))
+            if barWidth >= layout.minimumBar {
+                chosen = (tails, nameWidth, barWidth)
+                break
+            }
+            if layout.compact { chosen = (tails, nameWidth, 0) }
+        }
+        var (tails, nameWidth, barWidth) = chosen!
+        while barWidth == 0 {
+            let widest = tails.map { $0.reduce(0) { $0 + $1.text.count } }.max() ?? 0
+            guard nameWidth + 1 + widest > columns,
+                let lowest = tails.joined().map(\.priority).filter({ $0 < Segment.kept }).min()
+            else { break }
+            tails = tails.map { $0.filter { $0.priority != lowest } }
+        }
+        var lines = zip(shown, tails).map { contact, tail in
+            contactLine(contact, width: columns, nameWidth: nameWidth, barWidth: barWidth, tail: tail)
         }
         if shown.count < contacts.count {
             lines.append(
@@ -247,29 +277,64 @@ public struct LiveViewRenderer: Sendable {
         return 1
     }
 
+    /// One part of the text after a contact's bar: its text, its colour, and how much it is needed when the line
+    /// is too narrow for all of them (the lowest priority goes first; ``kept`` ones never).
+    struct Segment {
+        var text: String
+        var code: String?
+        var priority: Int
+
+        /// The priority of the parts never dropped: the percent and the heaviest mark.
+        static let kept = 10
+    }
+
     /// The text after a contact's bar: percent, weight, position, state and marks, each with its colour.
+    ///
+    /// - Parameters:
+    ///   - compact: nil for the wide layout; for the narrow one, the width of the widest weight shown (weights are
+    ///     padded to it, parts are one space apart and a saturation says `SATURATED` alone).
     static func tail(
         of contact: ContactReading,
         unit: WeightUnit,
         colour: Bool,
-        position: String? = nil
-    ) -> [(text: String, code: String?)] {
-        var tail: [(text: String, code: String?)] = [
-            (" " + NumberText.padLeft(NumberText.fixed(contact.percent, 1) + "%", 6), nil)
-        ]
-        if let grams = contact.grams { tail.append((NumberText.padLeft(unit.format(grams: grams), 11), nil)) }
-        if let position { tail.append(("  " + position, nil)) }
-        tail.append((contact.stable ? "  stable  " : "  settling", nil))
-        if contact.carrier { tail.append(("  carrier", nil)) }
-        if contact.heaviest { tail.append(("  " + (colour ? "heaviest" : "* heaviest"), "1;33")) }
-        if contact.saturated { tail.append(("  SATURATED (weight is at least this)", "31")) }
+        position: String? = nil,
+        compact: Int? = nil
+    ) -> [Segment] {
+        let gap = compact == nil ? "  " : " "
+        let percent = NumberText.padLeft(NumberText.fixed(contact.percent, 1) + "%", 6)
+        var tail = [Segment(text: (compact == nil ? " " : "") + percent, priority: Segment.kept)]
+        if let grams = contact.grams {
+            let text = unit.format(grams: grams)
+            tail.append(
+                Segment(
+                    text: compact.map { " " + NumberText.padLeft(text, $0) } ?? NumberText.padLeft(text, 11),
+                    priority: 4
+                )
+            )
+        }
+        if let position { tail.append(Segment(text: "  " + position, priority: 0)) }
+        tail.append(Segment(text: gap + (contact.stable ? "stable  " : "settling"), priority: 1))
+        if contact.carrier { tail.append(Segment(text: gap + "carrier", priority: 3)) }
+        if contact.heaviest {
+            tail.append(Segment(text: gap + (colour ? "heaviest" : "* heaviest"), code: "1;33", priority: Segment.kept))
+        }
+        if contact.saturated {
+            let text = compact == nil ? "SATURATED (weight is at least this)" : "SATURATED"
+            tail.append(Segment(text: gap + text, code: "31", priority: 5))
+        }
         return tail
     }
 
-    /// One contact: id, bar, then its tail, in at most `width` visible columns; on a very narrow terminal the text
-    /// is cut. Colour is applied after cutting, so escape sequences never count as columns.
-    private func contactLine(_ contact: ContactReading, width: Int, barWidth: Int, position: String?) -> String {
-        var line = NumberText.padLeft("#\(contact.id)", 6) + " "
+    /// One contact: its name, bar, then its tail, in at most `width` visible columns; on a terminal narrower than
+    /// the tail, the text is cut. Colour is applied after cutting, so escape sequences never count as columns.
+    private func contactLine(
+        _ contact: ContactReading,
+        width: Int,
+        nameWidth: Int,
+        barWidth: Int,
+        tail: [Segment]
+    ) -> String {
+        var line = NumberText.padLeft("#\(contact.id)", nameWidth) + " "
         var remaining = width - line.count
         if barWidth > 0 {
             let filled = Int((max(0, min(1, contact.force / barScale)) * Double(barWidth)).rounded())
@@ -277,8 +342,14 @@ public struct LiveViewRenderer: Sendable {
                 String(repeating: "\u{2588}", count: filled) + String(repeating: "\u{2591}", count: barWidth - filled)
             line += contact.heaviest ? style("33", bar) : bar
             remaining -= barWidth
+            // The compact layout's percent has no space of its own before it (it follows the name when there is no
+            // bar): one goes after the bar.
+            if tail.first?.text.first != " " {
+                line += " "
+                remaining -= 1
+            }
         }
-        for segment in Self.tail(of: contact, unit: unit, colour: colour, position: position) where remaining > 0 {
+        for segment in tail where remaining > 0 {
             let text = String(segment.text.prefix(remaining))
             remaining -= text.count
             line += segment.code.map { style($0, text) } ?? text

@@ -25,8 +25,8 @@ public enum PadMapCharset: Hashable, Sendable {
 /// plums at 2% of a 6 kg pad are not all dots); the pixel under a contact's position is always filled, so even a feather shows.
 /// Lighter contacts are drawn first, so a heavier one lies on top where circles overlap, the heaviest last.
 ///
-/// Labels (`72 g #1`, `45.0% #2`: grams when known, else percent, then the rank; `*` after it when stable, `>`
-/// before it when saturated) are placed by one deterministic rule, contacts taken from left to right (ties by
+/// Labels (`#17 30.0% 72 g`, `#18 45.0%`: the contact's name, its percent of full scale, its weight when known; `*`
+/// after it when stable, `>` before the figures when saturated) are placed by one deterministic rule, contacts taken from left to right (ties by
 /// id): the first of right of the circle, left of it, the row above it, the row below it that lies inside the
 /// surface, keeps a blank column from every label already placed and covers no circle; if none does, the first
 /// that only covers circles; if none, the label is left out and the legend counts it as unlabelled.
@@ -137,10 +137,16 @@ public struct PadMap: Sendable {
         return lines
     }
 
-    /// A contact's label: `72 g #1`, `45.0% #2`, with `*` when stable and `>` when saturated.
+    /// A contact's label: its name, then its percent of full scale and its weight when known (`#17 30.0% 72 g`,
+    /// `#18 45.0%`), with `*` when stable and `>` before the figures when saturated (at least this much).
+    ///
+    /// The name is the one every output gives a contact: `#` and its id (the JSON's and CSV's `id`, the kernel's
+    /// tracking id), as in the bars, the text lines, the summary and the plot; the heaviest is told by its fill.
     public func label(of contact: ContactReading) -> String {
-        let value = contact.grams.map { unit.label(grams: $0) } ?? (NumberText.fixed(contact.percent, 1) + "%")
-        return (contact.saturated ? ">" : "") + value + " #" + String(contact.rank) + (contact.stable ? "*" : "")
+        var text = "#" + String(contact.id) + " " + (contact.saturated ? ">" : "")
+        text += NumberText.fixed(contact.percent, 1) + "%"
+        if let grams = contact.grams { text += " " + unit.label(grams: grams) }
+        return text + (contact.stable ? "*" : "")
     }
 
     /// The legend: what the fills and marks mean, the surface's size, and how many contacts are not shown whole,

@@ -19,6 +19,8 @@ public struct SVGPlot: Sendable {
         var minimumFirst: Bool
         var stable: Bool
         var heaviest: Bool
+        /// Whether the sensor was saturated in it (the weight was at least the value drawn).
+        var saturated = false
 
         /// The envelope of this bucket and the one after it.
         func merged(with later: Bucket) -> Bucket {
@@ -37,7 +39,8 @@ public struct SVGPlot: Sendable {
                 maximum: Swift.max(maximum, later.maximum),
                 minimumFirst: minimumFirst,
                 stable: stable || later.stable,
-                heaviest: heaviest || later.heaviest
+                heaviest: heaviest || later.heaviest,
+                saturated: saturated || later.saturated
             )
         }
     }
@@ -54,9 +57,15 @@ public struct SVGPlot: Sendable {
         var lastPosition: (x: Float, y: Float)?
         var lastRawPosition: (x: Int32, y: Int32)?
         var lastHeaviest = false
+        /// The value at the contact's last stable reading, nil when it never settled.
         var settledValue: Double?
         var settledForce: Double?
         var lastValue = 0.0
+        /// The largest value it reached, and the force then: what it was when it never settled.
+        var peakValue = -Double.infinity
+        var peakForce = 0.0
+        /// Whether the sensor saturated while it was down.
+        var saturated = false
     }
 
     /// The number of pixel columns of the time plot, and so of buckets.
@@ -159,7 +168,8 @@ public struct SVGPlot: Sendable {
             maximum: value,
             minimumFirst: true,
             stable: contact.stable,
-            heaviest: contact.heaviest
+            heaviest: contact.heaviest,
+            saturated: contact.saturated
         )
         if offset < line.buckets.count {
             var current = line.buckets[offset]
@@ -173,6 +183,7 @@ public struct SVGPlot: Sendable {
             }
             current.stable = current.stable || contact.stable
             current.heaviest = current.heaviest || contact.heaviest
+            current.saturated = current.saturated || contact.saturated
             line.buckets[offset] = current
         } else {
             // A bucket the contact skipped (no reading fell in it) repeats the last value: it was still down.
@@ -184,7 +195,8 @@ public struct SVGPlot: Sendable {
                         maximum: held,
                         minimumFirst: true,
                         stable: last.stable,
-                        heaviest: last.heaviest
+                        heaviest: last.heaviest,
+                        saturated: last.saturated
                     )
                 )
             }
@@ -193,6 +205,11 @@ public struct SVGPlot: Sendable {
         line.lastForce = contact.force
         line.lastHeaviest = contact.heaviest
         line.lastValue = Double(value)
+        if Double(value) > line.peakValue {
+            line.peakValue = Double(value)
+            line.peakForce = contact.force
+        }
+        if contact.saturated { line.saturated = true }
         if contact.stable {
             line.settledForce = contact.force
             line.settledValue = Double(value)

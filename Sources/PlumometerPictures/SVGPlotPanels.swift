@@ -2,14 +2,32 @@ import PlumometerCore
 import PlumometerOutput
 
 extension SVGPlot {
-    /// The legend under the time plot: a swatch and the settled value of each contact (its last stable value, else
-    /// its last), then what the marks mean.
+    /// What a contact was, as the legend and the surface panel label it: its name, then its settled value (its
+    /// last stable one) said as such, or its peak when it never settled, said as such; `, saturated` when the
+    /// sensor saturated while it was down (the weight was then at least what is drawn). `#11 settled 72.0 g`,
+    /// `#0 peak 99.3%, never settled, saturated`.
+    func label(of line: Series, unit: WeightUnit) -> String {
+        var text = "#\(line.id) "
+        if let settled = line.settledValue {
+            text += "settled " + valueText(settled, unit: unit)
+        } else {
+            text += "peak " + valueText(line.peakValue, unit: unit) + ", never settled"
+        }
+        return text + (line.saturated ? ", saturated" : "")
+    }
+
+    /// The legend under the time plot: a swatch and what each contact was (``label(of:unit:)``), as many as fit on
+    /// the row (at most 10, the rest counted), then what the marks mean.
     func legend(_ layout: SVGLayout, axis: SVGValueAxis, unit: WeightUnit) -> String {
         var out = "<g id=\"legend\">\n"
         var cursor = layout.left
-        let shown = 10
-        for (index, line) in series.prefix(shown).enumerated() {
-            let label = "#\(line.id) " + valueText(line.settledValue ?? line.lastValue, unit: unit)
+        var shown = 0
+        for (index, line) in series.prefix(10).enumerated() {
+            let label = label(of: line, unit: unit)
+            // Room for this entry and for the count of the ones left out after it.
+            let room = index + 1 < series.count ? 80.0 : 0
+            guard cursor + 28 + Double(label.count) * 7.2 + room <= layout.left + layout.plotWidth else { break }
+            shown += 1
             let ly = layout.legendTop
             out += "<line x1=\"\(SVGSupport.number(cursor))\" x2=\"\(SVGSupport.number(cursor + 22))\" "
             out += "y1=\"\(SVGSupport.number(ly - 4))\" y2=\"\(SVGSupport.number(ly - 4))\" "
@@ -33,6 +51,13 @@ extension SVGPlot {
         out += "stroke-width=\"1.6\"/>\n"
         out += text(cursor + 20, row, "lifted")
         cursor += 86
+        if series.contains(where: \.saturated) {
+            out +=
+                "<line x1=\"\(Int(cursor))\" x2=\"\(Int(cursor + 22))\" y1=\"\(Int(row - 4))\" y2=\"\(Int(row - 4))\" "
+            out += "stroke=\"\(SVGSupport.saturated)\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n"
+            out += text(cursor + 30, row, "saturated (at least this)")
+            cursor += 200
+        }
         if !resyncBuckets.isEmpty {
             out +=
                 "<line x1=\"\(Int(cursor + 8))\" x2=\"\(Int(cursor + 8))\" y1=\"\(Int(row - 12))\" y2=\"\(Int(row + 2))\" "
@@ -69,7 +94,8 @@ extension SVGPlot {
         var out = "<g id=\"pad\">\n"
         let heading =
             "Where each contact sat: the surface to scale, " + NumberText.fixed(geometry.width, 0) + " \u{00D7} "
-            + NumberText.fixed(geometry.height, 0) + " " + units + " (circle area ~ settled force, dashed: lifted)"
+            + NumberText.fixed(geometry.height, 0) + " " + units
+            + " (circle area ~ settled force, else peak; dashed: lifted)"
         out += text(left, layout.padHeadingTop, heading, attributes: "fill=\"#333\"")
         out += "<rect x=\"\(Int(left))\" y=\"\(Int(top))\" width=\"\(SVGSupport.number(size.width))\" "
         out += "height=\"\(SVGSupport.number(size.height))\" fill=\"#f4f4f2\" stroke=\"#888\" rx=\"6\"/>\n"
@@ -101,7 +127,7 @@ extension SVGPlot {
         }
         // The heaviest settled contact gets the largest circle; the others' areas are in proportion to it.
         let largest = 0.12 * Swift.min(size.width, size.height)
-        let heaviestForce = series.map { $0.settledForce ?? $0.lastForce }.max() ?? 0
+        let heaviestForce = series.map { $0.settledForce ?? $0.peakForce }.max() ?? 0
         for (index, line) in series.enumerated() {
             let place = { (point: (x: Float, y: Float)) in
                 (left + Double(point.x) * size.width, top + Double(point.y) * size.height)
@@ -114,7 +140,7 @@ extension SVGPlot {
             }
             guard let last = line.lastPosition else { continue }
             let (cx, cy) = place(last)
-            let force = heaviestForce > 0 ? Swift.max(0, (line.settledForce ?? line.lastForce) / heaviestForce) : 0
+            let force = heaviestForce > 0 ? Swift.max(0, (line.settledForce ?? line.peakForce) / heaviestForce) : 0
             let radius = Swift.max(3, largest * force.squareRoot())
             let heaviest = line.lastHeaviest && !line.lifted
             out += "<circle class=\"final\" cx=\"\(SVGSupport.number(cx))\" cy=\"\(SVGSupport.number(cy))\" "
@@ -122,8 +148,15 @@ extension SVGPlot {
             // A contact that lifted before the end keeps a dashed outline: where it was, not where it is.
             out += "fill-opacity=\"\(heaviest ? "0.85" : "0.3")\" stroke=\"\(colour(index))\" stroke-width=\"2\""
             out += line.lifted ? " stroke-dasharray=\"5 3\"/>\n" : "/>\n"
-            let label = "#\(line.id) " + valueText(line.settledValue ?? line.lastValue, unit: unit)
-            out += text(cx + radius + 5, cy + 4, label, attributes: "fill=\"\(colour(index))\" font-weight=\"bold\"")
+            let label = label(of: line, unit: unit)
+            // Right of the circle, or left of it when it would run past the surface into the summary table.
+            let right = cx + radius + 5 + Double(label.count) * 7.2 <= left + size.width + 40
+            out += text(
+                right ? cx + radius + 5 : cx - radius - 5,
+                cy + 4,
+                label,
+                attributes: "fill=\"\(colour(index))\" font-weight=\"bold\"" + (right ? "" : " text-anchor=\"end\"")
+            )
         }
         return out + "</g>\n"
     }
@@ -147,8 +180,10 @@ extension SVGPlot {
         for (row, contact) in summary.contacts.prefix(room).enumerated() {
             let y = top + 34 + Double(row) * rowHeight
             let seconds = { (time: EventTime) in NumberText.fixed(time.seconds(since: origin), 2) + " s" }
-            let settled = contact.settled.map { SummaryTable.settledText($0, unit: unit, ascii: false) } ?? "\u{2013}"
             let index = series.firstIndex { $0.id == contact.id } ?? -1
+            // Never stable: its peak, said as such, rather than a dash.
+            let peak = index >= 0 ? "peak " + valueText(series[index].peakValue, unit: unit) : "\u{2013}"
+            let settled = contact.settled.map { SummaryTable.settledText($0, unit: unit, ascii: false) } ?? peak
             let cells = [
                 "#\(contact.id)", seconds(contact.placed), contact.lifted.map(seconds) ?? "\u{2013}", settled,
                 NumberText.fixed(contact.heaviestSeconds, 1) + " s",

@@ -35,8 +35,17 @@ extension SVGPlot {
     ///   - file: the recording's file name.
     ///   - date: the date to show (the caller's choice: the recording's, or today's).
     ///   - unit: the unit weights are shown in, when the readings carry grams.
+    ///   - source: where the values come from, shown under the title (`grams from the calibration profile ...`,
+    ///     `percent of full scale: ...`), or nil for no such line.
     /// - Returns: the document's text, UTF-8 when written out.
-    public func render(title: String, device: String, file: String, date: String, unit: WeightUnit = .grams) -> String {
+    public func render(
+        title: String,
+        device: String,
+        file: String,
+        date: String,
+        unit: WeightUnit = .grams,
+        source: String? = nil
+    ) -> String {
         let layout = SVGLayout(plotWidth: Double(columns))
         let padSize = padPixels(layout)
         let summaryHeight = Double(Swift.min(SVGLayout.summaryRows, summarizer.summary().contacts.count)) * 19 + 60
@@ -54,6 +63,7 @@ extension SVGPlot {
             device + "  \u{00B7}  " + file + "  \u{00B7}  " + date,
             attributes: "fill=\"#555\""
         )
+        if let source { out += text(layout.left, 72, source, attributes: "id=\"source\" fill=\"#555\"") }
         let axis = valueAxis(unit: unit)
         out += timePlot(layout, axis: axis)
         out += legend(layout, axis: axis, unit: unit)
@@ -180,6 +190,16 @@ extension SVGPlot {
         for (index, line) in series.enumerated() {
             out += "<polyline class=\"series\" id=\"series-\(index)\" stroke=\"\(colour(index))\" points=\""
             out += points(line, 0..<line.buckets.count, layout, axis) + "\"><title>#\(line.id)</title></polyline>\n"
+        }
+        out += "</g>\n<g id=\"saturated\" fill=\"none\" stroke=\"\(SVGSupport.saturated)\" stroke-width=\"4\" "
+        out += "stroke-linecap=\"round\" stroke-linejoin=\"round\">\n"
+        for line in series {
+            for run in runs(line.buckets, where: \.saturated) {
+                var path = points(line, run, layout, axis)
+                // One point is drawn as a dot: a zero-length segment with round caps.
+                if !path.contains(" ") { path += " " + path }
+                out += "<polyline class=\"saturated\" points=\"" + path + "\"/>\n"
+            }
         }
         out += "</g>\n<g id=\"lifts\">\n"
         for (index, line) in series.enumerated() where line.lifted {

@@ -9,6 +9,8 @@ enum SVGSupport {
     ]
     /// The heaviest mark along a line, and the filled circle of the heaviest on the surface.
     static let heaviest = "#f5c400"
+    /// Saturation: the trace drawn over in red where the sensor was at its full scale (the weight at least this).
+    static let saturated = "#d62728"
 
     /// `text` safe inside an XML element or a double-quoted attribute; control characters XML 1.0 forbids become
     /// U+FFFD, so a device name can never break the file.

@@ -72,9 +72,10 @@ import Testing
         #expect(text.contains("* heaviest"), "without colour the heaviest is marked in text")
     }
 
-    @Test func aNarrowTerminalDropsTheBarsAndCutsEveryLine() {
+    @Test func aNarrowTerminalDropsTheBarsButKeepsTheMarks() {
         var renderer = LiveViewRenderer(unit: .grams, colour: false)
-        // 40 columns leave no room for a bar beside a 54-column tail: the text is cut at 39 columns, the note wrapped.
+        // 40 columns leave no room for a bar beside a 54-column tail: the compact layout (names as wide as the
+        // widest, single spaces, `SATURATED` alone) keeps every mark, the heaviest's first; the note is wrapped.
         #expect(
             renderer.lines(Self.twoContacts, columns: 40, rows: 24) == [
                 "plumometer  Force Pad  /dev/input/event",
@@ -83,8 +84,8 @@ import Testing
                 "with a resolution. Grams from the axis",
                 "resolution (1/g).",
                 "",
-                "   #17   50.0%   3000.0 g  stable    * ",
-                "   #18   25.0%  settling  SATURATED (we",
+                "#17  50.0% 3000.0 g stable   * heaviest",
+                "#18  25.0% settling SATURATED",
                 "",
                 "2 contacts  0.0 s  #3   [t]are [c]lear ",
             ]
@@ -93,6 +94,31 @@ import Testing
         let lines = tiny.lines(Self.twoContacts, columns: 5, rows: 24)
         #expect(lines.allSatisfy { $0.count <= 19 }, "a width under 20 is drawn as 20: \(lines)")
         #expect(lines[0] == "plumometer  Force P")
+    }
+
+    @Test func atFortyColumnsTheLeastNeededMarksGoFirstAndTheHeaviestStays() {
+        var contact = OutputTestValues.contact(
+            65535,
+            pressure: 6000,
+            force: 1,
+            ratio: 1,
+            share: 1,
+            rank: 1,
+            heaviest: true,
+            saturated: true,
+            grams: 6000
+        )
+        contact.carrier = true
+        let content = LiveViewContent(reading: Reading(time: EventTime(microseconds: 1), contacts: [contact]))
+        // The whole compact line is 59 columns: the state goes (50), then the carrier (42), then the weight (33).
+        var plain = LiveViewRenderer(unit: .grams, colour: false)
+        #expect(plain.lines(content, columns: 40, rows: 24)[2] == "#65535 100.0% * heaviest SATURATED")
+        #expect(plain.lines(content, columns: 52, rows: 24)[2] == "#65535 100.0% 6000.0 g carrier * heaviest SATURATED")
+        var coloured = LiveViewRenderer(unit: .grams, colour: true)
+        #expect(
+            coloured.lines(content, columns: 40, rows: 24)[2]
+                == "#65535 100.0%\u{1B}[1;33m heaviest\u{1B}[0m\u{1B}[31m SATURATED\u{1B}[0m"
+        )
     }
 
     @Test func aShortTerminalShowsTheHeaviestAndCountsTheRest() {

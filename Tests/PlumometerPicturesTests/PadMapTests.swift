@@ -38,9 +38,9 @@ struct PadMapTests {
                 "+------------------------------+",
                 "|                              |",
                 "|                              |",
-                "|                  100 g #1    |",
+                "|#1 30.0% 75 g* #2 40.0% 100 g |",
                 "|    oooo            #####     |",
-                "|   oooooo 75 g #2* #######    |",
+                "|   oooooo          #######    |",
                 "|    oooo            #####     |",
                 "|                              |",
                 "|                              |",
@@ -56,9 +56,9 @@ struct PadMapTests {
         let map = try #require(PadMap(device: touchpad(), columns: 32, rows: 12, charset: .unicode, colour: true))
         let lines = map.render(twoPlums)
         #expect(lines.count == 12)
-        #expect(lines[3] == "│                  \u{1B}[1;33m100 g #1\u{1B}[0m    │")
+        #expect(lines[3] == "│#1 30.0% 75 g* \u{1B}[1;33m#2 40.0% 100 g\u{1B}[0m │")
         #expect(lines[4] == "│    ▄██▄            \u{1B}[33m▄███▄\u{1B}[0m     │")
-        #expect(lines[5] == "│   ██████ 75 g #2* \u{1B}[33m███████\u{1B}[0m    │")
+        #expect(lines[5] == "│   ██████          \u{1B}[33m███████\u{1B}[0m    │")
         #expect(lines[6] == "│    ▀██▀            \u{1B}[33m▀███▀\u{1B}[0m     │")
         #expect(lines[0] == "┌" + String(repeating: "─", count: 30) + "┐")
         #expect(lines[10] == "└" + String(repeating: "─", count: 30) + "┘")
@@ -75,7 +75,7 @@ struct PadMapTests {
         let map = try #require(PadMap(device: touchpad(), columns: 32, rows: 12, charset: .unicode, colour: false))
         let lines = map.render(twoPlums)
         #expect(lines.allSatisfy { !$0.contains("\u{1B}") })
-        #expect(lines[5] == "│   ██████ 75 g #2* ▓▓▓▓▓▓▓    │")
+        #expect(lines[5] == "│   ██████          ▓▓▓▓▓▓▓    │")
         #expect(lines[11].hasPrefix("█ contact  ▓ heaviest"))
         // Move the mark to the other plum: the fills swap.
         var swapped = twoPlums
@@ -97,7 +97,7 @@ struct PadMapTests {
         for (a, u) in zip(asciiLines, unicodeLines).dropLast() {
             #expect(a.count == u.count)
             // Labels sit in the same cells.
-            for label in ["75 g #2*", "100 g #1"] where a.contains(label) { #expect(u.contains(label)) }
+            for label in ["#1 30.0% 75 g*", "#2 40.0% 100 g"] where a.contains(label) { #expect(u.contains(label)) }
         }
     }
 
@@ -157,18 +157,23 @@ struct PadMapTests {
         #expect(ranged.render(beyond).dropLast() == ranged.render(atScale).dropLast())
     }
 
-    @Test("labels: grams when known, else percent; the rank; * when stable; > when saturated; unit conversion")
+    @Test(
+        "labels: the contact's #id (never its rank), percent of full scale, grams when known, * when stable, > when saturated"
+    )
     func labels() throws {
         let map = try #require(PadMap(device: touchpad(), columns: 80, rows: 24))
-        #expect(map.label(of: contact(1, atMM: 0, 0, force: 0.45, rank: 2)) == "45.0% #2")
-        #expect(map.label(of: contact(1, atMM: 0, 0, force: 0.3, grams: 72.4, rank: 1, stable: true)) == "72 g #1*")
-        #expect(map.label(of: contact(1, atMM: 0, 0, force: 0.01, grams: 2.46, rank: 3)) == "2.5 g #3")
+        #expect(map.label(of: contact(7, atMM: 0, 0, force: 0.45, rank: 2)) == "#7 45.0%")
+        #expect(
+            map.label(of: contact(417, atMM: 0, 0, force: 0.3, grams: 72.4, rank: 1, stable: true))
+                == "#417 30.0% 72 g*"
+        )
+        #expect(map.label(of: contact(9, atMM: 0, 0, force: 0.01, grams: 2.46, rank: 3)) == "#9 1.0% 2.5 g")
         var saturated = contact(1, atMM: 0, 0, force: 1, grams: 250, rank: 1)
         saturated.saturated = true
-        #expect(map.label(of: saturated) == ">250 g #1")
+        #expect(map.label(of: saturated) == "#1 >100.0% 250 g")
         var ounces = map
         ounces.unit = .ounces
-        #expect(ounces.label(of: contact(1, atMM: 0, 0, force: 0.3, grams: 56.7, rank: 1)) == "2.00 oz #1")
+        #expect(ounces.label(of: contact(1, atMM: 0, 0, force: 0.3, grams: 56.7, rank: 1)) == "#1 30.0% 2.00 oz")
     }
 
     @Test("labels never overlap each other nor run off the pad; the ones that fit nowhere are counted")

@@ -11,7 +11,8 @@ func threePlumsSVG() -> String {
         title: "plumometer plot",
         device: "Synthetic PressurePad",
         file: "three-plums.evemu",
-        date: "2026-12-01"
+        date: "2026-12-01",
+        source: "grams from the device's own units (its pressure axis's resolution: 4 per gram)"
     )
 }
 
@@ -57,6 +58,46 @@ struct SVGPlotTests {
         // The summary beside the surface: #11 settled at 72 g, #12 at 95 g, #13 at 48 g (within the noise).
         let cells = document.all("text", class: "summary-cell").map(\.text)
         #expect(cells.contains { $0.hasPrefix("72.0 ± 0.") && $0.hasSuffix(" g") }, "\(cells)")
+    }
+
+    @Test("each contact is labelled with what it was: settled, or its peak when it never settled; saturation marked")
+    func labelsSayWhatEachContactWas() throws {
+        var plot = SVGPlot(device: touchpad())
+        // #1 rests at 72 g; #2, a pen, presses to full scale (250 g) and wavers there, never resting, and is at 27 g
+        // when it lifts.
+        for step in 0...300 {
+            let time = Double(step) / 100
+            var pen = contact(2, atMM: 70, 30, force: 0, grams: nil)
+            let value = step < 30 ? 27 + 223 * Double(step) / 30 : step < 280 ? [250, 240, 249, 238][step % 4] : 27
+            pen.force = value / 250
+            pen.percent = value / 2.5
+            pen.grams = value
+            pen.saturated = value >= 245
+            var contacts = [contact(1, atMM: 20, 30, force: 0.288, grams: 72, stable: step >= 60), pen]
+            if step == 300 { contacts.removeLast() }
+            plot.add(Reading(time: at(time), contacts: contacts))
+        }
+        let text = plot.render(title: "t", device: "d", file: "f", date: "2026-12-01", source: "grams from somewhere")
+        let document = try SVGDocument(text)
+        let legend = document.all("text", class: "legend-contact").map(\.text)
+        #expect(legend == ["#1 settled 72 g", "#2 peak 250 g, never settled, saturated"])
+        #expect(document.all("text").contains { $0.text == "saturated (at least this)" })
+        let saturated = document.all("polyline", class: "saturated")
+        #expect(!saturated.isEmpty)
+        // The red stretch lies at the top of the value axis, where the pen was at full scale.
+        let ys = saturated.flatMap { ($0.attributes["points"] ?? "").split(separator: " ") }
+            .compactMap { Double($0.split(separator: ",").last ?? "") }
+        let tick = try #require(document.all("text", class: "ytick").first { $0.text == "200" })
+        let y200 = try #require(tick.attributes["y"].flatMap(Double.init)) - 4
+        #expect(!ys.isEmpty && ys.allSatisfy { $0 < y200 }, "above 200 g: \(ys)")
+        #expect(document.all("text").contains { $0.text == "grams from somewhere" })
+        // Without saturation there is no red, and no saturation in the legend.
+        var calm = SVGPlot(device: touchpad())
+        calm.add(Reading(time: at(0), contacts: [contact(1, atMM: 20, 30, force: 0.288, grams: 72)]))
+        let plain = try SVGDocument(calm.render(title: "t", device: "d", file: "f", date: "2026-12-01"))
+        #expect(plain.all("polyline", class: "saturated").isEmpty)
+        #expect(!plain.all("text").contains { $0.text.contains("saturated") })
+        #expect(plain.all("text", class: "legend-contact").map(\.text) == ["#1 peak 72 g, never settled"])
     }
 
     @Test("ticks are 1-2-5 steps with units; the value axis starts at zero and covers the heaviest value")

@@ -149,6 +149,8 @@ final class PlotOutput: ReadingOutput {
     private let file: String
     private let window: (from: Int64, to: Int64?)
     private let unit: WeightUnit
+    /// Where the values come from, said under the title.
+    private var source: String?
     /// The readings plotted.
     private(set) var count = 0
 
@@ -160,7 +162,22 @@ final class PlotOutput: ReadingOutput {
         self.unit = unit
     }
 
-    func device(_ record: DeviceRecord) throws {}
+    func device(_ record: DeviceRecord) throws {
+        source = Self.source(record)
+    }
+
+    /// Where a plot's values come from, in words: the calibration profile (named, with its date), the axis
+    /// resolution, or percent of full scale when neither gives grams.
+    static func source(_ record: DeviceRecord) -> String {
+        switch record.gramsSource {
+        case .calibration: "grams from " + (record.profileText ?? "a calibration profile")
+        case .resolution(let resolution):
+            "grams from the device's own units (its pressure axis's resolution: \(resolution) per gram)"
+        case .none:
+            "percent of full scale (" + record.classification.sensing.rawValue
+                + "): no grams, the axis declares no resolution and no calibration profile was used"
+        }
+    }
 
     func frame(_ reading: Reading, sequence: Int) throws {
         let time = reading.time.microseconds
@@ -177,6 +194,6 @@ final class PlotOutput: ReadingOutput {
 
     /// The SVG document.
     func render(date: String) -> String {
-        plot.render(title: "plumometer plot", device: device.name, file: file, date: date, unit: unit)
+        plot.render(title: "plumometer plot", device: device.name, file: file, date: date, unit: unit, source: source)
     }
 }
