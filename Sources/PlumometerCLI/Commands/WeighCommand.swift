@@ -99,7 +99,7 @@ enum WeighCommand {
         let sink = FileDescriptorWriter.standardOutput()
         switch format {
         case .jsonl: try sink.write(JSONLinesFormatter().frame(reading, sequence: 1, device: path) ?? "")
-        case .text: try sink.write(text(reading, unit: unit))
+        case .text: try sink.write(text(reading, unit: unit) + (weighing.meaningNotice.map { "(\($0))\n" } ?? ""))
         }
         // Always, in either format, on stderr: stdout stays the answer alone (one frame object with -f jsonl).
         SummaryOutput.writeTable(weighing.summary(), unit: unit)
@@ -162,6 +162,9 @@ final class Weighing: FrameConsumer {
     /// On a recording: the kernel time at which to give up.
     private var kernelDeadline: EventTime?
     private var timedOut = false
+    /// What the weights are when they are no weights: ``DeviceRecord/contactAreaNotice`` for a contact-size device
+    /// (or a profile made for one).
+    let meaningNotice: String?
 
     /// Looks up the device's profile (announced on stderr) and prepares its tracker.
     init(
@@ -177,6 +180,12 @@ final class Weighing: FrameConsumer {
             ignoreSaved: profile.ignoreSaved
         )
         tracker = ReadingPipeline.tracker(for: description, calibration: found?.calibration, smooth: false)
+        let comparesAreas = ReadingSession.noteMeaning(
+            description,
+            classification: DeviceClassifier.classify(description),
+            profile: found?.calibration
+        )
+        meaningNotice = comparesAreas ? DeviceRecord.contactAreaNotice : nil
         self.start = start
         self.path = path
     }
