@@ -131,7 +131,8 @@ public struct LiveViewRenderer: Sendable {
             }
             if let notice = record.meaningNotice {
                 // What a contact-size device's figures compare comes first, whatever gives them grams.
-                detail = record.classification.sensing.rawValue + ": " + notice + "."
+                detail =
+                    record.classification.sensing.rawValue + ": " + notice + "."
                     + (record.profileText.map { " Grams from " + $0 + "." } ?? "")
             }
             // The note wraps at word boundaries (three lines at most), so what it says is not cut off.

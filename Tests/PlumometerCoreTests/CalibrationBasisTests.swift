@@ -13,7 +13,12 @@ struct CalibrationBasisTests {
 
     @Test("on a carrier: the slope from the increments, the carrier's weight reported, the pad's line through 0")
     func carrierIsAResultNotAnIntercept() throws {
-        let calibration = try Calibration.fit(points: onCarrier, device: trackpad, pressureRange: range, basis: .carrier)
+        let calibration = try Calibration.fit(
+            points: onCarrier,
+            device: trackpad,
+            pressureRange: range,
+            basis: .carrier
+        )
         #expect(abs(calibration.slope - 0.2835) < 1e-9)
         #expect(calibration.intercept == 0)
         #expect(calibration.basis == .carrier)
@@ -62,7 +67,12 @@ struct CalibrationBasisTests {
 
     @Test("a tracker with a carrier calibration weighs an object placed directly at its weight, tare or not")
     func trackerReadsDirectObjects() throws {
-        let calibration = try Calibration.fit(points: onCarrier, device: trackpad, pressureRange: range, basis: .carrier)
+        let calibration = try Calibration.fit(
+            points: onCarrier,
+            device: trackpad,
+            pressureRange: range,
+            basis: .carrier
+        )
         var tracker = WeightTracker(pressureRange: range, calibration: calibration)
         let grams = try #require(tracker.consume(frame(0, [(1, 30)]))[id: 1]?.grams)
         #expect(abs(grams - 8.505) < 1e-9)

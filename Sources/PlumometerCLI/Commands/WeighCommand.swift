@@ -36,7 +36,8 @@ extension WeighCommand: Command {
         discussion: """
             Waits until every contact down is stable (its value kept within the tolerance for half a second), then \
             prints each contact's settled weight, heaviest first (grams when known, else percent of full scale), \
-            and the total in grams, and exits 0. With --tare or --carrier the zero is taken where reading starts \
+            and the total in grams, and exits 0. On a contact-size device (most touchpads and touchscreens) those \
+            figures compare contact areas, and the answer ends with '(contact area, not weight: ...)'. With --tare or --carrier the zero is taken where reading starts \
             and weigh waits for something else to rest: an object placed beside what was tared, or the carrier \
             put back loaded. -f jsonl prints exactly one `frame` object (docs/output-format.md) and nothing else \
             on stdout. Then, in either format, the session's summary goes to stderr as a table (each contact: \

@@ -119,7 +119,8 @@ enum ProfileStore {
     static func announce(_ profile: Profile) {
         Diagnostics.note(
             "grams from the calibration profile \(profile.path) (\(profile.madeText)"
-                + (profile.calibration.measuresContactArea ? ", made with --allow-contact-size: contact area, not weight" : "")
+                + (profile.calibration.measuresContactArea
+                    ? ", made with --allow-contact-size: contact area, not weight" : "")
                 + "); --no-profile reads without it"
         )
     }
