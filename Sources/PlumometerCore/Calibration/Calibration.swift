@@ -2,7 +2,8 @@
 public struct CalibrationPoint: Codable, Sendable, Hashable {
     /// Pressure in device units (typically an average over a stable stretch).
     public var pressure: Double
-    /// The known mass in grams (0 for the empty reading).
+    /// The known mass in grams: everything on the pad, or, on a carrier, what was added on it (0 for the carrier
+    /// alone); see ``CalibrationBasis``.
     public var grams: Double
 
     public init(pressure: Double, grams: Double) {
