@@ -44,6 +44,22 @@ public struct DeviceRecord: Sendable {
             + ")"
     }
 
+    /// What every reader says about the figures of a contact-size device (and of a profile made for one with
+    /// `calibrate --allow-contact-size`): its pressure measures how much touches, so its percent, ratio, share and any
+    /// grams compare contact areas.
+    public static let contactAreaNotice =
+        "contact area, not weight: this device's pressure grows with how much of each object touches it, so its "
+        + "figures compare contact areas"
+
+    /// Whether the calibration profile giving grams was made for contact area (`calibrate --allow-contact-size`).
+    public var profileMapsContactArea = false
+
+    /// ``contactAreaNotice`` for a contact-size device or a profile made for one, nil for the others (a force
+    /// sensor's figures are force; a bogus axis has its own warning).
+    public var meaningNotice: String? {
+        classification.sensing == .contactSize || profileMapsContactArea ? Self.contactAreaNotice : nil
+    }
+
     /// Where grams come from.
     public enum GramsSource: Sendable, Equatable {
         /// Nowhere: the outputs give forces and percentages only.

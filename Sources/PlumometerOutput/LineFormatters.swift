@@ -185,6 +185,7 @@ public struct TextFormatter: LineFormatter {
             }
         }
         line += ", " + record.classification.sensing.rawValue
+        if let notice = record.meaningNotice { line += " (" + notice + ")" }
         if record.classification.semiMultitouch { line += ", semi-MT: read as one contact" }
         if let wall = record.wallTime { line += ", opened " + NumberText.iso8601(wall) }
         line += "\n"

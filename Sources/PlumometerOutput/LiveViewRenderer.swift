@@ -129,6 +129,12 @@ public struct LiveViewRenderer: Sendable {
                 // The reason may say the device reads grams by itself: a profile overrides that, so it is named.
                 detail = record.classification.sensing.rawValue + ": grams from " + (record.profileText ?? "") + "."
             }
+            if let notice = record.meaningNotice {
+                // What a contact-size device's figures compare comes first, whatever gives them grams.
+                detail =
+                    record.classification.sensing.rawValue + ": " + notice + "."
+                    + (record.profileText.map { " Grams from " + $0 + "." } ?? "")
+            }
             // The note wraps at word boundaries (three lines at most), so what it says is not cut off.
             lines += Self.wrap(detail.forTerminalName, width: width - 1, maximumLines: 3).map { style("2", $0) }
         } else {

@@ -184,7 +184,9 @@ import Testing
         )
         #expect(
             TextFormatter().device(screen)
-                == "# /dev/input/event3: Screen [0018:04f3:2a1c:0100], ABS_MT_PRESSURE 0..255, contact-size\n"
+                == "# /dev/input/event3: Screen [0018:04f3:2a1c:0100], ABS_MT_PRESSURE 0..255, contact-size "
+                + "(contact area, not weight: this device's pressure grows with how much of each object touches it, "
+                + "so its figures compare contact areas)\n"
         )
         let mouse = OutputTestValues.record(
             OutputTestValues.plainMouse,

@@ -17,7 +17,7 @@ extension CalibrateCommand: Command {
             value: "RAW:GRAMS",
             repeatable: true,
             help:
-                "A measured point: raw pressure and the grams on the surface. Two or more make a non-interactive calibration.",
+                "A measured point: raw pressure and every gram on the pad (placed directly: the fit's intercept is the pad's offset). Two or more make a non-interactive calibration.",
             convert: parsePoint
         )
         static let reference = Option<(label: String, grams: Double)>(
@@ -27,6 +27,19 @@ extension CalibrateCommand: Command {
             repeatable: true,
             help: "A reference weight to place (interactive): '2x 5.67g', 'us-quarter', '3x 1-euro', '10g'.",
             convert: parseReference
+        )
+        static let directReference = Option<(label: String, grams: Double)>(
+            "direct-reference",
+            value: "MASS",
+            completion: .referenceWeight,
+            help:
+                "The carrier is this known reference, placed first directly on the pad (guided): the fit then measures the pad's offset too.",
+            convert: parseReference
+        )
+        static let allowContactSize = Flag(
+            "allow-contact-size",
+            help:
+                "Calibrate a contact-size device anyway: its 'grams' then map contact area, not weight, and say so wherever they are read."
         )
         static let output = Option<String>(
             "output",
@@ -59,8 +72,9 @@ extension CalibrateCommand: Command {
         name: "calibrate",
         summary: "Fit grams to raw pressure from reference weights and save a per-device profile.",
         options: [
-            Options.device, Options.replay, Options.point, Options.reference, Options.output, Options.save,
-            Options.noSave, Options.format, Options.minR2, Flag.quiet,
+            Options.device, Options.replay, Options.point, Options.reference, Options.directReference,
+            Options.allowContactSize, Options.output, Options.save, Options.noSave, Options.format, Options.minR2,
+            Flag.quiet,
         ],
         discussion: """
             A guided calibration stopped by SIGINT or SIGTERM saves nothing and exits 1 (unlike the other \
@@ -68,7 +82,15 @@ extension CalibrateCommand: Command {
             Profiles are JSON files under $XDG_CONFIG_HOME/plumometer/ (default ~/.config/plumometer/), one per \
             device identity, applied (and announced) whenever that device is read. The guided flow follows one \
             contact: put the carrier down alone and every reference on it; a contact added elsewhere, or the \
-            carrier lifted between references, stops it with the reason and nothing saved. With --replay nothing \
+            carrier lifted between references, stops it with the reason and nothing saved. The pad's response \
+            (grams per unit) comes from the increments the references make on the carrier; the carrier's own \
+            weight is a result ('carrier:'), not part of the profile, which maps pressure to grams for anything \
+            on the pad: pressure 0 reads 0 g. With --direct-reference the carrier is a known reference placed \
+            directly on the pad, and the fit's intercept (what the pad reads at pressure 0) is measured and kept; \
+            so it is for --point, whose grams are everything on the pad. Contact-size devices (their pressure \
+            grows with the area touching, not with weight) and bogus ones are refused; --allow-contact-size \
+            calibrates a contact-size device anyway, and everything that reads its profile says 'contact area, \
+            not weight'. With --replay nothing \
             is saved unless --save or --output is given (a recording's identity is often a real device's). A fit \
             with R\u{B2} >= 0.985 is good, >= 0.97 acceptable; below that it is refused; two points are \
             'unchecked'. See docs/calibration.md.
@@ -128,6 +150,12 @@ enum CalibrateCommand {
         if !points.isEmpty && !references.isEmpty {
             throw arguments.usageError("Give either --point (measured pairs) or --reference (guided), not both.")
         }
+        let carrier = try arguments.value(of: Options.directReference)
+        if carrier != nil && references.isEmpty {
+            throw arguments.usageError(
+                "--direct-reference is the carrier of a guided calibration: give --reference weights to add on it."
+            )
+        }
         if points.isEmpty && references.isEmpty {
             throw arguments.usageError(
                 "Nothing to calibrate with: give two or more --point RAW:GRAMS, or --reference weights to place one by one."
@@ -140,24 +168,30 @@ enum CalibrateCommand {
                 "\(description.path) ('\(description.name)') has no pressure axis; it cannot be calibrated."
             )
         }
+        let contactArea = try refuseIfNotAScale(description, allowContactSize: arguments.flag(Options.allowContactSize))
         for point in points where point.pressure < Double(range.minimum) || point.pressure > Double(range.maximum) {
             throw CLIError.runtime(
                 "--point \(Int(point.pressure)):... is outside the pressure range of '\(description.name.forTerminal)' "
                     + "(\(range.minimum)..\(range.maximum)); use raw pressures as the device reports them (the JSON `pressure` field)."
             )
         }
-        let measured = points.isEmpty ? try source.guided(references: references) : points
-        let calibration: Calibration
+        // Points are everything on the pad; a guided flow's grams are what was added on the carrier, unless the
+        // carrier is a known reference itself.
+        let basis: CalibrationBasis = points.isEmpty && carrier == nil ? .carrier : .direct
+        let measured = points.isEmpty ? try source.guided(references: references, carrier: carrier) : points
+        var calibration: Calibration
         do {
             calibration = try Calibration.fit(
                 points: measured,
                 device: description.identity,
                 pressureRange: range,
-                minimumRSquared: minimumRSquared
+                minimumRSquared: minimumRSquared,
+                basis: basis
             )
         } catch {
             throw CLIError.runtime("calibration of '\(description.name)' refused: \(error)")
         }
+        calibration.measuresContactArea = contactArea
         var savedPath: String?
         // A recording's identity is often a real device's: its profile would apply to that device, so a replayed
         // calibration is saved only when asked for.
@@ -177,13 +211,61 @@ enum CalibrateCommand {
         }
     }
 
+    /// Refuses a device whose pressure is no weight: `bogus` always (its axis carries no pressure), `contact-size`
+    /// unless `allowContactSize` (its pressure grows with the area touching).
+    /// - Returns: whether the calibration maps contact area (a contact-size device, allowed).
+    /// - Throws: ``CLIError`` with the reason and what to do.
+    static func refuseIfNotAScale(_ description: DeviceDescription, allowContactSize: Bool) throws -> Bool {
+        let classification = DeviceClassifier.classify(description)
+        let name = description.name.forTerminalName
+        switch classification.sensing {
+        case .bogus:
+            throw CLIError.runtime(
+                "'\(name)' cannot be calibrated: \(classification.reason) Its pressure carries no weight to fit "
+                    + "grams to; 'plumometer probe' tells more."
+            )
+        case .contactSize where !allowContactSize:
+            throw CLIError.runtime(
+                "'\(name)' cannot be calibrated as a scale: \(classification.reason) Grams fitted to it would pass "
+                    + "contact area off as weight. 'plumometer probe' checks with your finger whether it senses force; "
+                    + "to map contact area to grams anyway (to compare objects of one kind), add --allow-contact-size: "
+                    + "the profile is marked, and every reading of it says 'contact area, not weight'."
+            )
+        case .contactSize: return true
+        case .forceWithUnits, .force, .none: return false
+        }
+    }
+
     static func text(_ calibration: Calibration, savedPath: String?, notSaved: String = "--no-save") -> String {
         var lines = [
             "device:     \(calibration.device.name.forTerminal) [\(calibration.device.idString)]",
             "fit:        grams = " + NumberText.fixed(calibration.slope, 6) + " * pressure "
                 + (calibration.intercept < 0 ? "- " : "+ ") + NumberText.fixed(Swift.abs(calibration.intercept), 3),
+        ]
+        if let carrier = calibration.carrierGrams {
+            lines.append(
+                "carrier:    " + NumberText.fixed(carrier, 3) + " g, the carrier's own weight (where the references' "
+                    + "line crosses pressure 0); the profile leaves it out: pressure 0 reads 0 g, and anything placed "
+                    + "directly on the pad reads its own weight"
+            )
+            if carrier < -Swift.max(calibration.largestResidual, 0.005) {
+                lines.append(
+                    "note:       a carrier lighter than nothing: this pad reads nothing below some load, so light "
+                        + "objects placed directly read light; --direct-reference MASS measures that offset"
+                )
+            }
+        } else {
+            lines.append(
+                "offset:     the intercept, what the pad reads at pressure 0, measured with references placed "
+                    + "directly on it"
+            )
+        }
+        if calibration.measuresContactArea {
+            lines.append("measures:   " + DeviceRecord.contactAreaNotice + " (--allow-contact-size)")
+        }
+        lines += [
             "R\u{B2}:         " + NumberText.fixed(calibration.rSquared, 5) + " (\(calibration.grade.rawValue))",
-            "points:",
+            calibration.basis == .carrier ? "points:     (grams added on the carrier)" : "points:",
         ]
         for (point, residual) in zip(calibration.points, calibration.residuals) {
             lines.append(
@@ -206,6 +288,9 @@ enum CalibrateCommand {
         line += ",\"intercept\":" + NumberText.fixed(calibration.intercept, 4)
         line += ",\"r2\":" + NumberText.fixed(calibration.rSquared, 6)
         line += ",\"grade\":" + JSONText.string(calibration.grade.rawValue)
+        line += ",\"basis\":" + JSONText.string(calibration.basis.rawValue)
+        line += ",\"carrier_grams\":" + JSONText.optional(calibration.carrierGrams) { NumberText.fixed($0, 4) }
+        line += ",\"contact_area\":" + (calibration.measuresContactArea ? "true" : "false")
         line +=
             ",\"points\":["
             + calibration.points.map {
@@ -244,8 +329,15 @@ struct CalibrationSource {
     }
 
     /// Runs the guided flow and returns the captured points.
-    func guided(references: [(label: String, grams: Double)]) throws -> [CalibrationPoint] {
-        let guide = GuidedCalibration(references: references, pressureRange: description.pressureRange!)
+    func guided(
+        references: [(label: String, grams: Double)],
+        carrier: (label: String, grams: Double)?
+    ) throws -> [CalibrationPoint] {
+        let guide = GuidedCalibration(
+            references: references,
+            carrier: carrier,
+            pressureRange: description.pressureRange!
+        )
         Diagnostics.writeError(guide.prompt() + "\n")
         switch origin {
         case .recording(let recorded):
@@ -288,8 +380,12 @@ final class GuidedCalibration: FrameConsumer {
     /// Why the guide refused the session, once it did: nothing may be saved then.
     private(set) var failure: CalibrationGuideError?
 
-    init(references: [(label: String, grams: Double)], pressureRange: AxisInfo) {
-        guide = CalibrationGuide(references: references, pressureRange: pressureRange)
+    init(
+        references: [(label: String, grams: Double)],
+        carrier: (label: String, grams: Double)?,
+        pressureRange: AxisInfo
+    ) {
+        guide = CalibrationGuide(references: references, carrier: carrier, pressureRange: pressureRange)
     }
 
     var points: [CalibrationPoint] { guide.points }

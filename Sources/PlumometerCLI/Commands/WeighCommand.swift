@@ -36,7 +36,8 @@ extension WeighCommand: Command {
         discussion: """
             Waits until every contact down is stable (its value kept within the tolerance for half a second), then \
             prints each contact's settled weight, heaviest first (grams when known, else percent of full scale), \
-            and the total in grams, and exits 0. With --tare or --carrier the zero is taken where reading starts \
+            and the total in grams, and exits 0. On a contact-size device (most touchpads and touchscreens) those \
+            figures compare contact areas, and the answer ends with '(contact area, not weight: ...)'. With --tare or --carrier the zero is taken where reading starts \
             and weigh waits for something else to rest: an object placed beside what was tared, or the carrier \
             put back loaded. -f jsonl prints exactly one `frame` object (docs/output-format.md) and nothing else \
             on stdout. Then, in either format, the session's summary goes to stderr as a table (each contact: \
@@ -99,7 +100,7 @@ enum WeighCommand {
         let sink = FileDescriptorWriter.standardOutput()
         switch format {
         case .jsonl: try sink.write(JSONLinesFormatter().frame(reading, sequence: 1, device: path) ?? "")
-        case .text: try sink.write(text(reading, unit: unit))
+        case .text: try sink.write(text(reading, unit: unit) + (weighing.meaningNotice.map { "(\($0))\n" } ?? ""))
         }
         // Always, in either format, on stderr: stdout stays the answer alone (one frame object with -f jsonl).
         SummaryOutput.writeTable(weighing.summary(), unit: unit)
@@ -162,6 +163,9 @@ final class Weighing: FrameConsumer {
     /// On a recording: the kernel time at which to give up.
     private var kernelDeadline: EventTime?
     private var timedOut = false
+    /// What the weights are when they are no weights: ``DeviceRecord/contactAreaNotice`` for a contact-size device
+    /// (or a profile made for one).
+    let meaningNotice: String?
 
     /// Looks up the device's profile (announced on stderr) and prepares its tracker.
     init(
@@ -177,6 +181,12 @@ final class Weighing: FrameConsumer {
             ignoreSaved: profile.ignoreSaved
         )
         tracker = ReadingPipeline.tracker(for: description, calibration: found?.calibration, smooth: false)
+        let comparesAreas = ReadingSession.noteMeaning(
+            description,
+            classification: DeviceClassifier.classify(description),
+            profile: found?.calibration
+        )
+        meaningNotice = comparesAreas ? DeviceRecord.contactAreaNotice : nil
         self.start = start
         self.path = path
     }

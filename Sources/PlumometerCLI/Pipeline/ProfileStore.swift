@@ -118,7 +118,10 @@ enum ProfileStore {
     /// Says on stderr that a profile changes grams: which file, and when it was made.
     static func announce(_ profile: Profile) {
         Diagnostics.note(
-            "grams from the calibration profile \(profile.path) (\(profile.madeText)); --no-profile reads without it"
+            "grams from the calibration profile \(profile.path) (\(profile.madeText)"
+                + (profile.calibration.measuresContactArea
+                    ? ", made with --allow-contact-size: contact area, not weight" : "")
+                + "); --no-profile reads without it"
         )
     }
 

@@ -101,8 +101,8 @@ final class ReadingSession {
     }
 
     /// What every reader of a device does before its first frame: refuses a device without a pressure axis, finds
-    /// its calibration profile (announced), classifies it (warning about a bogus axis, and for a live device one
-    /// whose pressure is contact size) and makes its record. The session's pipelines, `weigh` and `plot` share it.
+    /// its calibration profile (announced), classifies it (warning about a bogus axis, and noting that a contact-size
+    /// device's figures, or a profile made for one, compare contact areas) and makes its record. The session's pipelines and `plot` share it.
     /// - Parameter consequence: what the missing pressure axis means for the caller, ending the refusal.
     static func prepare(
         _ description: DeviceDescription,
@@ -127,11 +127,7 @@ final class ReadingSession {
                     + "'plumometer probe' tells more."
             )
         }
-        if kind == .device, classification.sensing == .contactSize {
-            Diagnostics.note(
-                "\(description.name.forTerminalName): \(classification.reason) Percentages compare contact sizes, not weights."
-            )
-        }
+        noteMeaning(description, classification: classification, profile: profile?.calibration)
         var record = DeviceRecord(
             path: path,
             description: description,
@@ -141,7 +137,27 @@ final class ReadingSession {
             wallTime: WallClock.now()
         )
         record.profileMade = profile?.made
+        record.profileMapsContactArea = profile?.calibration.measuresContactArea == true
         return (record, profile)
+    }
+
+    /// Says on stderr, for every reader of a contact-size device (live or recorded, with a profile or not), that its
+    /// figures compare contact areas: ``DeviceRecord/contactAreaNotice``, then why the device is taken for one.
+    /// - Returns: whether the figures compare contact areas: a contact-size device, or a profile made for one.
+    @discardableResult
+    static func noteMeaning(
+        _ description: DeviceDescription,
+        classification: DeviceClassification,
+        profile: Calibration?
+    ) -> Bool {
+        let marked = profile?.measuresContactArea == true
+        guard classification.sensing == .contactSize || marked else { return false }
+        Diagnostics.note(
+            "\(description.name.forTerminalName): \(DeviceRecord.contactAreaNotice). "
+                + (classification.sensing == .contactSize
+                    ? classification.reason : "Its calibration profile was made with --allow-contact-size.")
+        )
+        return true
     }
 
     /// The one refusal of a device without a pressure axis (neither `ABS_MT_PRESSURE` nor `ABS_PRESSURE`).

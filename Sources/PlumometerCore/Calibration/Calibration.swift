@@ -2,7 +2,8 @@
 public struct CalibrationPoint: Codable, Sendable, Hashable {
     /// Pressure in device units (typically an average over a stable stretch).
     public var pressure: Double
-    /// The known mass in grams (0 for the empty reading).
+    /// The known mass in grams: everything on the pad, or, on a carrier, what was added on it (0 for the carrier
+    /// alone); see ``CalibrationBasis``.
     public var grams: Double
 
     public init(pressure: Double, grams: Double) {
@@ -38,10 +39,31 @@ public enum CalibrationGrade: String, Codable, Sendable, Hashable {
     }
 }
 
+/// What the grams of a calibration's points stand for, and so what its intercept means.
+///
+/// A pad reports one pressure per contact for everything that contact carries. When the points' grams are all of it
+/// (references placed directly on the pad, or a carrier whose own mass is known), the line fitted to them is the
+/// pad's response, intercept included: a non-zero intercept is an offset the pad itself has (a threshold below which
+/// it reads nothing, a bias). When the references are added on a carrier of unknown weight (a finger, a spoon), the
+/// points' grams leave the carrier out: the fitted line's slope is still the pad's, but its intercept is minus the
+/// carrier's weight, a property of the carrier and not of the pad. Kept as the pad's intercept, it would make every
+/// object placed directly on the pad read light by the carrier's weight.
+public enum CalibrationBasis: String, Codable, Sendable, Hashable {
+    /// Each point's grams are everything on the pad: the fitted intercept is the pad's own offset and is kept.
+    case direct
+    /// Each point's grams were added on a carrier of unknown weight: the slope comes from the increments, the
+    /// carrier's weight is minus the fitted intercept (``Calibration/carrierGrams``), and the pad's line goes through
+    /// zero at pressure 0 (no force), as the kernel's pressure resolution does.
+    case carrier
+}
+
 /// A straight-line fit of grams against raw pressure for one device: `grams = slope * pressure + intercept`.
 ///
 /// Most pads declare no pressure resolution, so their pressure is in arbitrary units; a calibration made with a few
-/// known masses (an empty reading and some coins) turns it into grams. It is tied to the device's identity and
+/// known masses (an empty reading and some coins) turns it into grams for anything on the pad. What the intercept
+/// is depends on how the points were measured (``CalibrationBasis``): the offset the pad showed for references placed
+/// directly on it, or zero when the references were added on a carrier of unknown weight, whose weight the fit
+/// measures and reports (``carrierGrams``) instead of keeping it in the line. It is tied to the device's identity and
 /// pressure range so that a stored calibration is refused on another device, whose units mean something else.
 /// Two points always fit a line perfectly (graded ``CalibrationGrade/unchecked``); three or more are needed to see how
 /// straight the response really is.
@@ -56,7 +78,8 @@ public struct Calibration: Codable, Sendable, Hashable {
     public var pressureRange: AxisInfo
     /// Grams per pressure unit.
     public var slope: Double
-    /// Grams at pressure 0 (not at the range minimum).
+    /// Grams at pressure 0 (not at the range minimum): the pad's offset measured with references placed directly
+    /// on it, 0 after a calibration on a carrier (``CalibrationBasis``).
     public var intercept: Double
     /// The coefficient of determination: 1 means every point lies on the line.
     public var rSquared: Double
@@ -66,21 +89,38 @@ public struct Calibration: Codable, Sendable, Hashable {
     public var residuals: [Double]
     /// How straight the response is.
     public var grade: CalibrationGrade
+    /// What the points' grams stand for: everything on the pad, or what was added on a carrier. A profile saved
+    /// before this was kept reads as ``CalibrationBasis/direct`` (its intercept is used as it was saved).
+    public var basis: CalibrationBasis
+    /// With ``CalibrationBasis/carrier``: the carrier's own weight in grams as the fit measured it (minus the
+    /// fitted line's intercept); nil otherwise. Negative when the pad reads nothing below some load, which only a
+    /// reference placed directly on the pad can measure.
+    public var carrierGrams: Double?
+    /// True when the device's pressure is contact size (the calibration was asked for anyway): its "grams" map
+    /// contact area, not weight, and whoever reads them must say so.
+    public var measuresContactArea: Bool
 
     /// Fits `grams = slope * pressure + intercept` by least squares.
+    ///
+    /// With ``CalibrationBasis/carrier`` the same line is fitted to the masses added on the carrier: its slope is
+    /// the pad's, minus its intercept is the carrier's weight (``carrierGrams``), and the calibration's intercept is
+    /// 0, so that anything placed directly on the pad reads its own weight. R², the grade and the residuals are the
+    /// fitted line's in both cases.
     ///
     /// - Parameters:
     ///   - points: at least two points with distinct pressures and distinct masses.
     ///   - device: the identity of the device the points came from.
     ///   - pressureRange: the device's pressure axis range.
     ///   - minimumRSquared: fits with a smaller R² are refused.
+    ///   - basis: what the points' grams stand for (default: everything on the pad).
     /// - Returns: the calibration, graded.
     /// - Throws: ``CalibrationError`` naming why the points cannot make a trustworthy calibration.
     public static func fit(
         points: [CalibrationPoint],
         device: DeviceIdentity,
         pressureRange: AxisInfo,
-        minimumRSquared: Double = CalibrationGrade.acceptableRSquared
+        minimumRSquared: Double = CalibrationGrade.acceptableRSquared,
+        basis: CalibrationBasis = .direct
     ) throws(CalibrationError) -> Calibration {
         guard points.count >= 2 else { throw .tooFewPoints(count: points.count) }
         for (index, point) in points.enumerated() {
@@ -109,9 +149,11 @@ public struct Calibration: Codable, Sendable, Hashable {
         }
         try checkOrder(points)
         let slope = covariance / pressureSpread
-        let intercept = meanGrams - slope * meanPressure
+        let fitted = meanGrams - slope * meanPressure
+        // On a carrier the line's intercept is the carrier's (negated weight), not the pad's: the pad keeps 0.
+        let intercept = basis == .carrier ? 0 : fitted
         try checkPlausible(slope: slope, intercept: intercept, pressureRange: pressureRange)
-        let residuals = points.map { $0.grams - (slope * $0.pressure + intercept) }
+        let residuals = points.map { $0.grams - (slope * $0.pressure + fitted) }
         let residualSquares = residuals.reduce(0) { $0 + $1 * $1 }
         let rSquared = Swift.min(1, Swift.max(0, 1 - residualSquares / gramsSpread))
         guard rSquared >= minimumRSquared else {
@@ -125,7 +167,9 @@ public struct Calibration: Codable, Sendable, Hashable {
             rSquared: rSquared,
             points: points,
             residuals: residuals,
-            grade: CalibrationGrade(rSquared: rSquared, distinctPressures: Set(points.map(\.pressure)).count)
+            grade: CalibrationGrade(rSquared: rSquared, distinctPressures: Set(points.map(\.pressure)).count),
+            basis: basis,
+            carrierGrams: basis == .carrier ? -fitted : nil
         )
     }
 
@@ -136,9 +180,11 @@ public struct Calibration: Codable, Sendable, Hashable {
         try Self.checkPlausible(slope: slope, intercept: intercept, pressureRange: pressureRange)
     }
 
-    /// The keys of a profile's JSON.
+    /// The keys of a profile's JSON. `basis`, `carrierGrams` and `contactArea` came later: a profile without them
+    /// is a direct calibration of a device taken to measure force.
     enum CodingKeys: String, CodingKey {
-        case device, pressureRange, slope, intercept, rSquared, points, residuals, grade
+        case device, pressureRange, slope, intercept, rSquared, points, residuals, grade, basis, carrierGrams
+        case measuresContactArea = "contactArea"
     }
 
     /// Decodes a profile and refuses one that ``validate()`` refuses (`DecodingError.dataCorrupted` with the reason).
@@ -152,7 +198,10 @@ public struct Calibration: Codable, Sendable, Hashable {
             rSquared: try container.decode(Double.self, forKey: .rSquared),
             points: try container.decode([CalibrationPoint].self, forKey: .points),
             residuals: try container.decode([Double].self, forKey: .residuals),
-            grade: try container.decode(CalibrationGrade.self, forKey: .grade)
+            grade: try container.decode(CalibrationGrade.self, forKey: .grade),
+            basis: try container.decodeIfPresent(CalibrationBasis.self, forKey: .basis) ?? .direct,
+            carrierGrams: try container.decodeIfPresent(Double.self, forKey: .carrierGrams),
+            measuresContactArea: try container.decodeIfPresent(Bool.self, forKey: .measuresContactArea) ?? false
         )
         do {
             try validate()
@@ -173,8 +222,14 @@ public struct Calibration: Codable, Sendable, Hashable {
         rSquared: Double,
         points: [CalibrationPoint],
         residuals: [Double],
-        grade: CalibrationGrade
+        grade: CalibrationGrade,
+        basis: CalibrationBasis = .direct,
+        carrierGrams: Double? = nil,
+        measuresContactArea: Bool = false
     ) {
+        self.basis = basis
+        self.carrierGrams = carrierGrams
+        self.measuresContactArea = measuresContactArea
         self.device = device
         self.pressureRange = pressureRange
         self.slope = slope

@@ -2,7 +2,8 @@
 public struct CalibrationStep: Sendable, Hashable {
     /// What to place, as the user named it ("us-quarter", "2x 1-euro"), or the carrier.
     public var label: String
-    /// The total mass on the followed contact once this step is placed: 0 for the carrier, then the running sum.
+    /// The known mass on the followed contact once this step is placed: the running sum of the references added,
+    /// plus the carrier's mass when it is a reference itself (else the carrier counts 0: its weight is unknown).
     public var grams: Double
 
     /// Creates a step.
@@ -15,7 +16,7 @@ public struct CalibrationStep: Sendable, Hashable {
 /// The guided calibration as a state machine fed frames: it follows ONE contact from the first step to the last.
 ///
 /// Step 1 captures the carrier (a finger, a spoon, a coin or a small dish: whatever is placed first, alone) once it
-/// is stable; each later step captures the same contact once it is stable again and has risen by at least
+/// is stable; its weight is unknown unless it is a reference itself (``hasKnownCarrier``), placed directly on the pad; each later step captures the same contact once it is stable again and has risen by at least
 /// ``minimumRise`` (a reference was added to it). A pad splits its force among the contacts it sees, so a reference
 /// put down beside the carrier is a second contact that the followed one does not feel: summing contacts would fit
 /// a line to whatever was placed anywhere. The guide refuses instead, with the reason and what to do, when a contact
@@ -35,24 +36,39 @@ public struct CalibrationGuide: Sendable {
     public let minimumRise: Double
     private var tracker: WeightTracker
 
+    /// Whether the carrier is a reference of known mass placed directly on the pad: the points' grams are then
+    /// everything on the pad (``CalibrationBasis/direct``), else what was added on the carrier
+    /// (``CalibrationBasis/carrier``).
+    public let hasKnownCarrier: Bool
+
+    /// What the captured points' grams stand for, to fit them with.
+    public var basis: CalibrationBasis { hasKnownCarrier ? .direct : .carrier }
+
     /// Creates a guide for the references, placed one after the other on the carrier.
     ///
     /// - Parameters:
     ///   - references: each reference's label and grams, in the order they are added.
+    ///   - carrier: a reference of known mass to place first, directly on the pad, as the carrier; nil for a carrier
+    ///     of unknown weight (a finger, a spoon).
     ///   - pressureRange: the device's pressure axis.
     ///   - configuration: the tracker's rules (stability decides when a step is captured).
     public init(
         references: [(label: String, grams: Double)],
+        carrier: (label: String, grams: Double)? = nil,
         pressureRange: AxisInfo,
         configuration: TrackerConfiguration = .init()
     ) {
-        var cumulative = 0.0
-        var steps = [CalibrationStep(label: "the carrier (a finger, a spoon, a coin or a small dish)", grams: 0)]
+        var cumulative = carrier?.grams ?? 0
+        var steps = [
+            carrier.map { CalibrationStep(label: $0.label, grams: $0.grams) }
+                ?? CalibrationStep(label: "the carrier (a finger, a spoon, a coin or a small dish)", grams: 0)
+        ]
         for reference in references {
             cumulative += reference.grams
             steps.append(CalibrationStep(label: reference.label, grams: cumulative))
         }
         self.steps = steps
+        self.hasKnownCarrier = carrier != nil
         self.tracker = WeightTracker(pressureRange: pressureRange, configuration: configuration)
         self.minimumRise = Swift.max(1, 2 * tracker.stabilityTolerancePressure)
     }
@@ -64,6 +80,10 @@ public struct CalibrationGuide: Sendable {
     public var prompt: String {
         guard !isDone else { return "Every step is captured." }
         let step = steps[points.count]
+        if points.isEmpty, hasKnownCarrier {
+            return "Step 1/\(steps.count): place \(step.label) (" + DecimalText.fixed(step.grams, digits: 2)
+                + " g) alone, directly on the pad, as the carrier, and keep it still."
+        }
         if points.isEmpty { return "Step 1/\(steps.count): place \(step.label) alone and keep it still." }
         return "Step \(points.count + 1)/\(steps.count): add \(step.label) on the carrier (total "
             + DecimalText.fixed(step.grams, digits: 2) + " g) and keep still."

@@ -18,6 +18,14 @@ extension Calibration {
         guard let grade = CalibrationGrade(rawValue: gradeText) else {
             throw CalibrationJSONError("'grade' is '\(gradeText)', not one of good, acceptable, unchecked")
         }
+        // Keys added later; a profile saved before them is a direct calibration of a force-sensing device.
+        var basis = CalibrationBasis.direct
+        if let basisText = try root.optionalMember("basis")?.string() {
+            guard let known = CalibrationBasis(rawValue: basisText) else {
+                throw CalibrationJSONError("'basis' is '\(basisText)', not one of direct, carrier")
+            }
+            basis = known
+        }
         self.init(
             device: DeviceIdentity(
                 bus: try device.member("bus").integer(),
@@ -40,7 +48,10 @@ extension Calibration {
             residuals: try root.member("residuals").array("residuals").map { (value) throws(CalibrationJSONError) in
                 try value.double()
             },
-            grade: grade
+            grade: grade,
+            basis: basis,
+            carrierGrams: try root.optionalMember("carrierGrams")?.double(),
+            measuresContactArea: try root.optionalMember("contactArea")?.bool() ?? false
         )
         do {
             try validate()
@@ -74,8 +85,13 @@ extension Calibration {
             ("maximum", .number(String(pressureRange.maximum))), ("minimum", .number(String(pressureRange.minimum))),
             ("resolution", .number(String(pressureRange.resolution))),
         ])
-        var members: [(String, JSONValue)] = [
-            ("device", identity), ("grade", .string(grade.rawValue)), ("intercept", try .finite(intercept)),
+        // Sorted by UTF-8 bytes, as `.sortedKeys` sorts; `carrierGrams` only when there is one, as `JSONEncoder`
+        // leaves out a nil optional.
+        var members: [(String, JSONValue)] = [("basis", .string(basis.rawValue))]
+        if let carrierGrams { members.append(("carrierGrams", try .finite(carrierGrams))) }
+        members += [
+            ("contactArea", .bool(measuresContactArea)), ("device", identity), ("grade", .string(grade.rawValue)),
+            ("intercept", try .finite(intercept)),
         ]
         if let made { members.append(("made", .string(made))) }
         let root = JSONValue.object(
@@ -127,6 +143,20 @@ enum JSONValue {
             throw CalibrationJSONError("missing key '\(key)'")
         }
         return found.1
+    }
+
+    /// The member `key` of an object, or nil when the object has none (a key added after the profile was saved).
+    func optionalMember(_ key: String) throws(CalibrationJSONError) -> JSONValue? {
+        guard case .object(let members) = self else {
+            throw CalibrationJSONError("expected an object holding '\(key)'")
+        }
+        return members.first(where: { $0.0 == key })?.1
+    }
+
+    /// A boolean's value.
+    func bool() throws(CalibrationJSONError) -> Bool {
+        guard case .bool(let value) = self else { throw CalibrationJSONError("expected true or false, found \(kind)") }
+        return value
     }
 
     /// The elements of an array named `name`.

@@ -113,3 +113,54 @@ for i in range(8):
     s.frame([(3, MP, 100 + (i % 2))], step=0.1)
 s.frame([(3, TID, -1), (3, SLOT, 0), (3, TID, -1), (1, BTN_TOUCH, 0)])
 write("grams-pad.carrier.evemu", pad, s)
+
+# The carrier calibration of the issue "Weighing truth": a carrier resting at 40 units, then 1, 2 and 4 US quarters
+# on it (5.67 g each) at 60, 80 and 120 units, each held still with +-1 unit of noise (mean: the level), on a Magic Trackpad 2 (no
+# resolution: grams need a calibration). The increments give 0.2835 g per unit; the carrier weighs 11.34 g.
+s = Script(500.0)
+s.frame([(3, SLOT, 0), (3, TID, 31), (3, MX, 0), (3, MY, 0), (3, MP, 40), (1, BTN_TOUCH, 1)], step=0.1)
+last = 40
+for level in (40, 60, 80, 120):
+    for ramp in range(1, 4) if level != last else ():
+        s.frame([(3, MP, last + (level - last) * ramp // 4)], step=0.05)
+    for i in range(12):
+        s.frame([(3, MP, level + (0, 1, -1)[i % 3])], step=0.1)
+    last = level
+s.frame([(3, TID, -1), (1, BTN_TOUCH, 0)])
+write("magic-trackpad-2.coins-on-carrier.evemu", trackpad, s)
+
+# After it, an 8.5 g object placed directly on the same pad: 30 units, held still with +-1 unit of noise.
+s = Script(600.0)
+s.frame([(3, SLOT, 0), (3, TID, 41), (3, MX, 0), (3, MY, 0), (3, MP, 30), (1, BTN_TOUCH, 1)], step=0.1)
+for i in range(12):
+    s.frame([(3, MP, 30 + (0, 1, -1)[i % 3])], step=0.1)
+s.frame([(3, TID, -1), (1, BTN_TOUCH, 0)])
+write("magic-trackpad-2.object-direct.evemu", trackpad, s)
+
+# A contact-size touchscreen (Tests/Fixtures/Devices/touchscreen-contact-size.desc: ABS_MT_PRESSURE 0..255 with no
+# rule saying it is force): a finger resting at ~58 units (22.7%) for 1.2 s, then lifted.
+TOUCH_MAJOR, TOUCH_MINOR, INPUT_PROP_DIRECT = 0x30, 0x31, 0x01
+screen_axes = {ABS_X: (0, 3327, 0, 0, 12), ABS_Y: (0, 1871, 0, 0, 12), SLOT: (0, 9, 0, 0, 0),
+               TOUCH_MAJOR: (0, 255, 0, 0, 0), TOUCH_MINOR: (0, 255, 0, 0, 0), MX: (0, 3327, 0, 0, 12),
+               MY: (0, 1871, 0, 0, 12), TID: (0, 65535, 0, 0, 0), MP: (0, 255, 0, 0, 0)}
+screen = description("ELAN Touchscreen", 0x18, 0x04F3, 0x2A1C, [INPUT_PROP_DIRECT], [BTN_TOUCH], screen_axes)
+s = Script(700.0)
+s.frame([(3, SLOT, 0), (3, TID, 51), (3, MX, 1600), (3, MY, 900), (3, TOUCH_MAJOR, 40), (3, MP, 58),
+         (1, BTN_TOUCH, 1), (3, ABS_X, 1600), (3, ABS_Y, 900)], step=0.1)
+for i in range(12):
+    s.frame([(3, MP, 58 + (0, 1, -1)[i % 3])], step=0.1)
+s.frame([(3, TID, -1), (1, BTN_TOUCH, 0)])
+write("touchscreen-contact-size.finger.evemu", screen, s)
+
+# A touchpad whose ABS_MT_PRESSURE declares exactly its Y axis' range (0..1983, as a PixArt pad did): bogus, since a
+# range copied from a position axis carries no pressure scale. A finger rests on it at 700 for 1.2 s.
+bogus_axes = {ABS_X: (0, 3199, 0, 0, 31), ABS_Y: (0, 1983, 0, 0, 31), SLOT: (0, 4, 0, 0, 0),
+              MX: (0, 3199, 0, 0, 31), MY: (0, 1983, 0, 0, 31), TID: (0, 65535, 0, 0, 0), MP: (0, 1983, 0, 0, 0)}
+bogus = description("PIXA3854:00 093A:0274 Touchpad", 0x18, 0x093A, 0x0274, [0, 2],
+                    [BTN_LEFT, BTN_TOOL_FINGER, BTN_TOUCH], bogus_axes)
+s = Script(800.0)
+s.frame([(3, SLOT, 0), (3, TID, 61), (3, MX, 1600), (3, MY, 900), (3, MP, 700), (1, BTN_TOUCH, 1)], step=0.1)
+for i in range(12):
+    s.frame([(3, MP, 700 + (0, 1, -1)[i % 3])], step=0.1)
+s.frame([(3, TID, -1), (1, BTN_TOUCH, 0)])
+write("bogus-pressure.finger.evemu", bogus, s)
