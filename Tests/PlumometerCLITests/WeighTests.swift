@@ -31,18 +31,20 @@ import Testing
     }
 
     @Test func severalContactsHeaviestFirstWithTheTotal() throws {
-        // With --tare the demo's first plum is zeroed as it lands (pressure 1), so weigh waits for a scene with
-        // something new: the second plum beside it.
+        // With --tare the demo's first plum, landing where the recording starts, is zeroed at the value it
+        // settles to (not at the pressure 1 of its landing), so it reads 0 within its drift, and weigh waits for a
+        // scene with something new: the second plum beside it.
         let demo = try GuidedCalibrationOneContactTests.demoRecording()
         let result = try CLI.run(["weigh", "--replay", demo, "--tare"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "#417      70.7 g  heaviest\n#418      59.4 g\ntotal    130.0 g\n")
+        #expect(result.stdout == "#418      59.4 g  heaviest\n#417      -0.6 g\ntotal     58.8 g\n")
     }
 
     @Test func theCarrierIsTaredWhereReadingStartsAndFollowed() throws {
         let result = try CLI.run(["weigh", "--replay", CLI.fixture("grams-pad.carrier.evemu"), "--carrier"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "#22      270.4 g  carrier\ntotal    270.4 g\n")
+        // The spoon's zero is its settled value (150.5 g, as weighed alone below), not its first sample.
+        #expect(result.stdout == "#22      269.9 g  carrier\ntotal    269.9 g\n")
         // Without the carrier tare the spoon alone is weighed at once.
         let plain = try CLI.run(["weigh", "--replay", CLI.fixture("grams-pad.carrier.evemu")])
         #expect(plain.stdout == "#21      150.5 g\ntotal    150.5 g\n")

@@ -49,6 +49,8 @@ public struct WeightTracker: Sendable {
     var contacts: [Int: TrackedContact] = [:]
     var heaviestID: Int?
     var latestTime: EventTime?
+    /// Whether some contact's tare waits for it to settle (see ``TrackedContact/tareAwaitsSettling``).
+    var tareAwaitsSettling = false
     private var nextOrder = 0
 
     /// Creates a tracker for one device.
@@ -113,6 +115,7 @@ public struct WeightTracker: Sendable {
                 if frame.resync { changes.cancelled.append(id) } else { changes.ended.append(id) }
             }
         }
+        if tareAwaitsSettling { settleTares() }
         adoptCarrier(began: changes.began)
         if let id = carrierTare?.contactID, let carrier = contacts[id] {
             carrierTare?.x = carrier.x
@@ -168,6 +171,7 @@ public struct WeightTracker: Sendable {
                 changed = true
             }
         }
+        if tareAwaitsSettling { settleTares() }
         let holder = heaviestID
         updateHeaviest(at: time)
         guard changed || heaviestID != holder else { return nil }
