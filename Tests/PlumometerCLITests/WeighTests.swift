@@ -55,10 +55,13 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         let file = directory.appendingPathComponent("rest.evemu").path
         var text = try String(contentsOfFile: CLI.fixture("magic-trackpad-2.two-plums.evemu"), encoding: .utf8)
-        // Keep only the first frame: one plum at 100 of 253 that then rests for ever.
+        // Keep only the first frame: one plum at 100 of 253, then a report 0.6 s later showing it still there
+        // unchanged (a recording shows nothing after its last event, so without it nothing would have rested).
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let firstEnd = try #require(lines.firstIndex { $0.hasPrefix("E:") && $0.hasSuffix("0000 0000 0000") })
-        text = lines[...firstEnd].joined(separator: "\n") + "\n"
+        let firstTime = try #require(Double(lines[firstEnd].split(separator: " ")[1]))
+        let later = String(format: "%.6f", firstTime + 0.6)
+        text = lines[...firstEnd].joined(separator: "\n") + "\nE: \(later) 0000 0000 0000\n"
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         let result = try CLI.run(["weigh", "--replay", file])
         #expect(result.status == 0, "\(result.stderr)")

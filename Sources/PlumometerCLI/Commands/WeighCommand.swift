@@ -42,7 +42,8 @@ extension WeighCommand: Command {
             on stdout. Then, in either format, the session's summary goes to stderr as a table (each contact: \
             when it was placed and lifted, its settled weight, how long it was the heaviest; --quiet leaves it \
             out), also when no stable reading came. A timeout (wall clock on a device, the recording's kernel time on a recording), the end of \
-            a recording, or a stop by SIGINT/SIGTERM before a stable reading exits 1.
+            a recording, or a stop by SIGINT/SIGTERM before a stable reading exits 1. A recording shows nothing \
+            after its last event: what had not rested for half a second by then is not weighed.
             """,
         examples: [
             "plumometer weigh",
@@ -181,15 +182,13 @@ final class Weighing: FrameConsumer {
         self.path = path
     }
 
-    /// Plays a recording until a stable reading, its end (with a second for what rests at the end to settle) or
-    /// `timeout` seconds of its own time.
+    /// Plays a recording until a stable reading, its end (its last event: nothing rests after it that it does not
+    /// show) or `timeout` seconds of its own time.
     func weigh(_ recorded: RecordedDevice, timeout: Double) throws {
         var player = RecordingPlayer(recorded)
         kernelDeadline = player.startTime.adding(seconds: timeout)
         Diagnostics.note("weighing what \(path) shows once it rests still")
-        if try !player.play(until: nil, into: self), player.failure == nil {
-            _ = try player.play(until: player.lastTime.adding(seconds: 1), into: self)
-        }
+        _ = try player.play(until: nil, into: self)
         if let failure = player.failure, result == nil { throw failure }
     }
 
@@ -232,7 +231,8 @@ final class Weighing: FrameConsumer {
             )
         }
         return CLIError.runtime(
-            "\(path) ended without a stable reading (\(state)): nothing rested still for half a second"
+            "\(path) ended without a stable reading (\(state)): nothing rested still for half a second before "
+                + "its last event (a recording shows nothing after it)"
                 + (tared.isEmpty ? "." : " apart from what was tared at the start.")
         )
     }
@@ -251,6 +251,14 @@ final class Weighing: FrameConsumer {
     func tick(now: EventTime) throws -> Bool {
         if expired(now) { return true }
         guard let reading = tracker.tick(now: now) else { return false }
+        summarizer.consume(reading)
+        return check(reading)
+    }
+
+    /// The end of a recording: stability up to its last event, and none after it.
+    func inputEnded(at time: EventTime) throws -> Bool {
+        if try tickDeadlines(through: time) { return true }
+        guard let reading = tracker.endOfEvidence(at: time) else { return result != nil }
         summarizer.consume(reading)
         return check(reading)
     }
