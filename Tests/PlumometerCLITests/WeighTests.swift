@@ -7,12 +7,13 @@ import Testing
 /// profile and unit apply.
 @Suite struct WeighTests {
     @Test func theDemoWeighsItsFirstPlum() throws {
+        // The demo's second plum lands 1.7 s after the first, after the settle time (1.5 s): the first is alone.
         let demo = try GuidedCalibrationOneContactTests.demoRecording()
         let result = try CLI.run(["weigh", "--replay", demo])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "#417      72.3 g\ntotal     72.3 g\n")
+        #expect(result.stdout == "#417      72.0 g\ntotal     72.0 g\n")
         let ounces = try CLI.run(["weigh", "--replay", demo, "--unit", "oz"])
-        #expect(ounces.stdout == "#417     2.55 oz\ntotal    2.55 oz\n")
+        #expect(ounces.stdout == "#417     2.54 oz\ntotal    2.54 oz\n")
     }
 
     @Test func jsonlIsExactlyOneFrameObject() throws {
@@ -31,19 +32,27 @@ import Testing
     }
 
     @Test func severalContactsHeaviestFirstWithTheTotal() throws {
-        // With --tare the demo's first plum is zeroed as it lands (pressure 1), so weigh waits for a scene with
-        // something new: the second plum beside it.
+        // With --tare the demo's first plum, landing where the recording starts, is zeroed at the value it
+        // settles to (not at the pressure 1 of its landing), so it reads 0 within its drift, and weigh waits for a
+        // scene with something new: the second plum beside it, answered once the settle time ran out (the first
+        // plum has drifted 1 g below where it settled).
         let demo = try GuidedCalibrationOneContactTests.demoRecording()
         let result = try CLI.run(["weigh", "--replay", demo, "--tare"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "#417      70.7 g  heaviest\n#418      59.4 g\ntotal    130.0 g\n")
+        #expect(result.stdout == "#418      57.6 g  heaviest\n#417      -1.0 g\ntotal     56.6 g\n")
     }
 
     @Test func theCarrierIsTaredWhereReadingStartsAndFollowed() throws {
         let result = try CLI.run(["weigh", "--replay", CLI.fixture("grams-pad.carrier.evemu"), "--carrier"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "#22      270.4 g  carrier\ntotal    270.4 g\n")
-        // Without the carrier tare the spoon alone is weighed at once.
+        // The spoon's zero is its settled value (150.5 g, as weighed alone below), not its first sample. The
+        // loaded spoon comes back at 1.9 s and a 100 g object is put beside it at 3.15 s, within the settle time:
+        // both are weighed, at rest just before they are lifted at 4.05 s.
+        #expect(
+            result.stdout == "#22      270.2 g  heaviest  carrier\n#23      100.5 g\ntotal    370.7 g\n",
+            "\(result.stdout)"
+        )
+        // Without the carrier tare the spoon alone is weighed: at rest, then lifted before the settle time ran out.
         let plain = try CLI.run(["weigh", "--replay", CLI.fixture("grams-pad.carrier.evemu")])
         #expect(plain.stdout == "#21      150.5 g\ntotal    150.5 g\n")
     }
@@ -53,10 +62,13 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         let file = directory.appendingPathComponent("rest.evemu").path
         var text = try String(contentsOfFile: CLI.fixture("magic-trackpad-2.two-plums.evemu"), encoding: .utf8)
-        // Keep only the first frame: one plum at 100 of 253 that then rests for ever.
+        // Keep only the first frame: one plum at 100 of 253, then a report 0.6 s later showing it still there
+        // unchanged (a recording shows nothing after its last event, so without it nothing would have rested).
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let firstEnd = try #require(lines.firstIndex { $0.hasPrefix("E:") && $0.hasSuffix("0000 0000 0000") })
-        text = lines[...firstEnd].joined(separator: "\n") + "\n"
+        let firstTime = try #require(Double(lines[firstEnd].split(separator: " ")[1]))
+        let later = String(format: "%.6f", firstTime + 0.6)
+        text = lines[...firstEnd].joined(separator: "\n") + "\nE: \(later) 0000 0000 0000\n"
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         let result = try CLI.run(["weigh", "--replay", file])
         #expect(result.status == 0, "\(result.stderr)")
@@ -85,6 +97,6 @@ import Testing
         let result = try CLI.run(["weigh", "--replay", demo], environment: environment)
         #expect(result.status == 0)
         #expect(result.stderr.contains("grams from the calibration profile \(profile)"))
-        #expect(result.stdout == "#417     144.3 g\ntotal    144.3 g\n", "2 g per unit")
+        #expect(result.stdout == "#417     143.8 g\ntotal    143.8 g\n", "2 g per unit")
     }
 }

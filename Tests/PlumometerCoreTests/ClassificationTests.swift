@@ -1,4 +1,5 @@
 import PlumometerCore
+import PlumometerTestKit
 import Testing
 
 /// Builds descriptions shaped like the real devices each rule is about.
@@ -223,6 +224,27 @@ struct StaticFindingTests {
         #expect(result.sensing == .bogus)
         #expect(result.findingCodes.contains(.invertedRange))
         #expect(result.reason.contains("inverted"))
+    }
+
+    @Test func aTwoLevelPressureAxisIsATouchFlagAndBogus() {
+        // 0..1 says touching or not: every contact would read 0% or 100%, whatever presses it.
+        let result = DeviceClassifier.classify(Sample.multitouch(pressure: AxisInfo(minimum: 0, maximum: 1)))
+        #expect(result.sensing == .bogus)
+        #expect(result.findingCodes == [.pressureAxis, .twoLevelRange])
+        #expect(result.reason.contains("ABS_MT_PRESSURE declares 0..1, two levels"))
+        #expect(result.reason.contains("touch flag"))
+        #expect(!result.sensing.isUsable)
+        // Whatever else would call it force: a resolution, or a pen.
+        let graded = DeviceClassifier.classify(
+            Sample.multitouch(pressure: AxisInfo(minimum: 0, maximum: 1, resolution: 1))
+        )
+        #expect(graded.sensing == .bogus)
+        var pen = DeviceCatalogue.penTablet
+        pen.axes[.pressure] = AxisInfo(minimum: 5, maximum: 6)
+        #expect(DeviceClassifier.classify(pen).sensing == .bogus)
+        // Three levels are a (coarse) range, not a flag.
+        let three = DeviceClassifier.classify(Sample.multitouch(pressure: AxisInfo(minimum: 0, maximum: 2)))
+        #expect(three.sensing == .contactSize)
     }
 
     @Test func aPressureRangeCopiedFromAPositionAxisIsBogus() {

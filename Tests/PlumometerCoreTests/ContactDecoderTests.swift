@@ -116,22 +116,47 @@ struct ContactDecoderTests {
         #expect(decoder.contacts.map(\.id) == [7])
     }
 
-    /// A pen recording that starts mid-stroke: pressure tells the state until the first BTN_TOUCH event.
-    @Test func aPenRecordingThatStartsMidStroke() throws {
+    /// A pen in proximity reports pressure while it hovers (or grazes below the driver's touch threshold): without
+    /// `BTN_TOUCH` no such sample is a contact, from the first event on, before and after a touch.
+    @Test func penHoverWithPressureIsNoContact() throws {
         var decoder = ContactDecoder(device: Self.pen)
-        _ = decoder.consume(.abs(.pressure, 900, at: Self.t(0)))
-        let firstFrame = decoder.consume(.syn(.report, at: Self.t(0)))
-        let first = try #require(firstFrame)
-        #expect(first.contacts.count == 1)
-        _ = decoder.consume(.key(.btnTouch, 0, at: Self.t(10)))
-        _ = decoder.consume(.abs(.pressure, 0, at: Self.t(10)))
-        let liftedFrame = decoder.consume(.syn(.report, at: Self.t(10)))
-        let lifted = try #require(liftedFrame)
-        #expect(lifted.contacts.isEmpty)
-        // From now on BTN_TOUCH rules: pressure while hovering is no touch.
-        _ = decoder.consume(.abs(.pressure, 5, at: Self.t(20)))
-        let quiet = decoder.consume(.syn(.report, at: Self.t(20)))
-        #expect(quiet == nil)
+        let events = EventScript(startingAt: Self.t(0))
+            .key(.btnToolPen, 1).abs(.x, 7000).abs(.y, 4000).abs(.pressure, 40).report(after: .milliseconds(10))
+            .abs(.pressure, 60).report(after: .milliseconds(10))
+            .key(.btnTouch, 1).abs(.pressure, 900).report(after: .milliseconds(10))
+            .abs(.pressure, 950).report(after: .milliseconds(10))
+            .key(.btnTouch, 0).abs(.pressure, 30).report(after: .milliseconds(10))
+            .abs(.pressure, 25).report(after: .milliseconds(10))
+            .key(.btnToolPen, 0).abs(.pressure, 0).report()
+            .events
+        let frames = Self.frames(&decoder, events)
+        #expect(frames.map { $0.contacts.map(\.pressure) } == [[900], [950], []], "hover samples make no frame")
+        #expect(frames.first?.time == Self.t(20), "the first contact is the BTN_TOUCH press")
+        #expect(decoder.contacts.isEmpty)
+    }
+
+    /// A pen recording that starts mid-stroke (evemu keeps no key state) shows nothing until its first `BTN_TOUCH`
+    /// press: pressure without it is no evidence of a touch (it is what a hovering pen sends too).
+    @Test func aPenRecordingThatStartsMidStrokeWaitsForBTNTouch() throws {
+        var decoder = ContactDecoder(device: Self.pen)
+        let events = EventScript(startingAt: Self.t(0))
+            .abs(.pressure, 900).report(after: .milliseconds(10))
+            .key(.btnTouch, 0).abs(.pressure, 0).report(after: .milliseconds(10))
+            .abs(.pressure, 5).report(after: .milliseconds(10))
+            .key(.btnTouch, 1).abs(.pressure, 700).report()
+            .events
+        let frames = Self.frames(&decoder, events)
+        #expect(frames.map { $0.contacts.map(\.pressure) } == [[700]])
+        // A device without BTN_TOUCH has only its pressure to tell: above zero is a touch.
+        let bare = DeviceDescription(
+            path: "bare",
+            identity: Self.pen.identity,
+            codes: [.key: [KeyCode.btnToolPen.rawValue]],
+            axes: Self.pen.axes
+        )
+        var plain = ContactDecoder(device: bare)
+        let touched = Self.frames(&plain, EventScript(startingAt: Self.t(0)).abs(.pressure, 40).report().events)
+        #expect(touched.map { $0.contacts.map(\.pressure) } == [[40]])
     }
 
     @Test func stateAppliesOnlyAtSynReport() {

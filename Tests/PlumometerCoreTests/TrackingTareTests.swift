@@ -97,6 +97,76 @@ struct TrackingTareTests {
         #expect(tracker.current[id: 1]?.grams == 0)
     }
 
+    /// 500 g at ±1 unit (499, 501, 500, ...), 100 frames a second from `start` to `end` seconds, with `extra` (id 2,
+    /// 100 g at ±1 unit) from `extraFrom` on.
+    static func noisyScene(from start: Double, to end: Double, extraFrom: Double = .infinity) -> [ContactFrame] {
+        let noise: [Int32] = [-1, 1, 0, 1, -1, 0]
+        return stride(from: Int(start * 100), through: Int(end * 100), by: 1).map { step in
+            let seconds = Double(step) / 100
+            var contacts: [(Int, Int32?)] = [(1, 500 + noise[step % 6])]
+            if seconds >= extraFrom { contacts.append((2, 100 - noise[(step + 2) % 6])) }
+            return frame(seconds, contacts)
+        }
+    }
+
+    @Test("a tare taken before the object settles moves to its settled value: 500 g at ±1 unit, then 100 g")
+    func tareBeforeSettlingMovesToTheSettledValue() throws {
+        var tracker = WeightTracker(pressureRange: gramsRange)
+        let frames = Self.noisyScene(from: 0, to: 2.5, extraFrom: 1)
+        _ = tracker.consume(frames[0])
+        #expect(tracker.current[id: 1]?.pressure == 499, "tared on one sample, 1 unit below the mean")
+        #expect(tracker.tare() == 1)
+        #expect(tracker.current[id: 1]?.grams == 0)
+        var reading = tracker.current
+        for frame in frames.dropFirst() { reading = tracker.consume(frame) }
+        let tared = try #require(reading[id: 1])
+        let added = try #require(reading[id: 2])
+        #expect(tared.stable && added.stable)
+        #expect(abs(try #require(tared.grams)) < 0.1, "the tared object reads 0.0 within its noise")
+        #expect(abs(try #require(added.grams) - 100) < 0.1)
+        #expect(abs(try #require(reading.totalGrams) - 100) < 0.1, "the total is what was added")
+    }
+
+    @Test("a provisional zero moves when a tick (no frame) finds the object settled; clearTare drops it")
+    func provisionalZeroSettlesOnATick() throws {
+        var tracker = WeightTracker(pressureRange: gramsRange)
+        let frames = Self.noisyScene(from: 0, to: 0.3)
+        _ = tracker.consume(frames[0])
+        tracker.tare()
+        for frame in frames.dropFirst() { _ = tracker.consume(frame) }
+        #expect(tracker.current[id: 1]?.stable == false)
+        let moving = try #require(tracker.current[id: 1])
+        #expect(moving.grams == Double(moving.pressure - 499), "the latest value against the provisional zero 499")
+        let ticked = tracker.tick(now: at(0.5))
+        let settled = try #require(ticked)
+        #expect(settled[id: 1]?.stable == true)
+        #expect(abs(try #require(settled[id: 1]?.grams)) < 0.2)
+        // A tare cleared before the object settles leaves nothing to move.
+        var cleared = WeightTracker(pressureRange: gramsRange)
+        _ = cleared.consume(frames[0])
+        cleared.tare()
+        cleared.clearTare()
+        for frame in frames.dropFirst() { _ = cleared.consume(frame) }
+        #expect(cleared.tick(now: at(0.5))?[id: 1]?.grams.map { abs($0 - 500) < 0.5 } == true)
+    }
+
+    @Test("a carrier tared before it settles is zeroed at its settled value, and put back reads the load")
+    func carrierTaredBeforeSettling() throws {
+        var tracker = WeightTracker(pressureRange: gramsRange)
+        let frames = Self.noisyScene(from: 0, to: 1)
+        _ = tracker.consume(frames[0])
+        try tracker.tareCarrier()
+        #expect(tracker.carrierTare?.pressure == 499)
+        for frame in frames.dropFirst() { _ = tracker.consume(frame) }
+        let carrier = tracker.carrierTare
+        let zero = try #require(carrier?.pressure)
+        #expect(abs(zero - 500) < 0.1, "the carrier's zero is its settled value")
+        _ = tracker.consume(frame(1.1, []))
+        let loaded = tracker.consume(frame(1.2, [(3, 530)]))
+        #expect(loaded[id: 3]?.carrier == true)
+        #expect(abs(try #require(loaded[id: 3]?.grams) - 30) < 0.1)
+    }
+
     @Test("carrier tare needs exactly one contact down, and says why otherwise")
     func carrierNeedsOneContact() throws {
         var tracker = WeightTracker(pressureRange: gramsRange)

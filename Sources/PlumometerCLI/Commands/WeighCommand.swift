@@ -18,6 +18,13 @@ extension WeighCommand: Command {
             cases: WeighFormat.allCases,
             help: "text: one line per contact and the total; jsonl: exactly one frame object (default text)."
         )
+        static let objects = Option<Int>.wholeNumber(
+            "objects",
+            value: "N",
+            range: 1...4_096,
+            help: "Answer as soon as N objects (besides what was tared) are down and everything down is stable, "
+                + "without waiting for the settle time."
+        )
         static let timeout = Option<Double>.number(
             "timeout",
             value: "SECONDS",
@@ -30,24 +37,32 @@ extension WeighCommand: Command {
         name: "weigh",
         summary: "A kitchen scale in one command: wait until everything down rests still, print its weights, exit.",
         options: [
-            Options.device, Options.replay, Options.format, Options.timeout, ReadingOptions.tare,
+            Options.device, Options.replay, Options.format, Options.objects, Options.timeout, ReadingOptions.tare,
             ReadingOptions.carrier, ReadingOptions.profile, ReadingOptions.noProfile, ReadingOptions.unit, Flag.quiet,
         ],
         discussion: """
-            Waits until every contact down is stable (its value kept within the tolerance for half a second), then \
-            prints each contact's settled weight, heaviest first (grams when known, else percent of full scale), \
-            and the total in grams, and exits 0. On a contact-size device (most touchpads and touchscreens) those \
-            figures compare contact areas, and the answer ends with '(contact area, not weight: ...)'. With --tare or --carrier the zero is taken where reading starts \
+            Waits until every contact down is stable (its value kept within the tolerance for half a second) and \
+            no new object has arrived for 1.5 s (the settle time, so that objects placed one by one are all \
+            weighed), then prints each contact's settled weight, heaviest first (grams when known, else percent \
+            of full scale), and the total in grams, and exits 0. --objects N answers instead as soon as N objects \
+            are down and everything down is stable, without the settle time; a recording that ends with fewer \
+            than N at rest exits 1. Something lifted before the settle time ran out leaves the scene at rest \
+            just before it as the answer, and at the end of a recording no object can arrive any more: what \
+            rests there is the answer. On a contact-size device (most touchpads and touchscreens) those \
+            figures compare contact areas, and the answer ends with '(contact area, not weight: ...)'. With \
+            --tare or --carrier the zero is taken where reading starts \
             and weigh waits for something else to rest: an object placed beside what was tared, or the carrier \
             put back loaded. -f jsonl prints exactly one `frame` object (docs/output-format.md) and nothing else \
             on stdout. Then, in either format, the session's summary goes to stderr as a table (each contact: \
             when it was placed and lifted, its settled weight, how long it was the heaviest; --quiet leaves it \
             out), also when no stable reading came. A timeout (wall clock on a device, the recording's kernel time on a recording), the end of \
-            a recording, or a stop by SIGINT/SIGTERM before a stable reading exits 1.
+            a recording, or a stop by SIGINT/SIGTERM before a stable reading exits 1. A recording shows nothing \
+            after its last event: what had not rested for half a second by then is not weighed.
             """,
         examples: [
             "plumometer weigh",
             "plumometer weigh --carrier --timeout 60     # tare the spoon, lift it, fill it, put it back",
+            "plumometer weigh --objects 3                # three plums: answer once all three rest",
             "plumometer demo --save demo.evemu && plumometer weigh --replay demo.evemu -f jsonl",
         ]
     )
@@ -77,19 +92,32 @@ enum WeighCommand {
             tare: arguments.flag(ReadingOptions.tare),
             carrier: arguments.flag(ReadingOptions.carrier)
         )
+        let wait = WeighingWait(objects: try arguments.value(of: Options.objects))
 
         let weighing: Weighing
         let path: String
         if let file = try arguments.value(of: Options.replay) {
             let recorded = try RecordingFile.device(file, selector: nil)
             path = recorded.description.path
-            weighing = try Weighing(recorded.description, path: path, start: start, profile: (profilePath, ignoreSaved))
+            weighing = try Weighing(
+                recorded.description,
+                path: path,
+                start: start,
+                wait: wait,
+                profile: (profilePath, ignoreSaved)
+            )
             try weighing.weigh(recorded, timeout: timeout)
         } else {
             let source = try LiveSource(path: try DeviceTarget(arguments.value(of: Options.device)).resolve())
             defer { source.close() }
             path = source.path
-            weighing = try Weighing(source.description, path: path, start: start, profile: (profilePath, ignoreSaved))
+            weighing = try Weighing(
+                source.description,
+                path: path,
+                start: start,
+                wait: wait,
+                profile: (profilePath, ignoreSaved)
+            )
             try weighing.weigh(source, timeout: timeout)
         }
         guard let reading = weighing.result else {
@@ -136,6 +164,16 @@ enum WeighCommand {
     }
 }
 
+/// When `weigh` answers: after the settle time, or as soon as `--objects N` objects rest.
+struct WeighingWait {
+    /// `--objects N`: answer once N objects (besides what was tared) are down and everything down is stable.
+    var objects: Int?
+    /// Without `--objects`: how long (seconds of kernel time) no new object may arrive before the answer, so that
+    /// objects placed one by one are all weighed. 1.5 s: three plums placed a second apart are one weighing, and
+    /// a scene at rest is answered one second after its last object came to rest.
+    var settle = 1.5
+}
+
 /// `--tare` and `--carrier`, taken where reading starts.
 struct StartTare {
     var tare: Bool
@@ -143,11 +181,14 @@ struct StartTare {
 }
 
 /// Weighing as a consumer of frames: the reading pipeline's tracker, stopped at the first reading in which every
-/// contact down is stable.
+/// contact down is stable and no new object arrived for the settle time (``WeighingWait``), or, with `--objects N`,
+/// in which N objects are down and every contact is stable.
 ///
 /// With a tare taken at the start, that reading must hold something other than what was tared (a new contact, or
 /// the carrier put back, which is a new contact too): the tared objects alone, at rest, read zero and are not a
-/// weighing.
+/// weighing. At the end of a recording nothing can arrive any more, so the settle time is over: what rests at its
+/// last event is the answer (and nothing rests after it, docs/quantities.md). When something is lifted before the
+/// settle time ran out, the scene at rest just before is the answer: the weighing was of what was put down.
 final class Weighing: FrameConsumer {
     /// The first reading in which every contact down is stable.
     private(set) var result: Reading?
@@ -156,7 +197,17 @@ final class Weighing: FrameConsumer {
     private var summarizer = SessionSummarizer()
     private var stoppedBySignal = false
     private let start: StartTare
+    private let wait: WeighingWait
     private let path: String
+    /// When the last object arrived (a contact began), for the settle time.
+    private var lastArrival: EventTime?
+    /// The scene at rest since the last arrival, still waiting for the settle time: the answer if something is
+    /// lifted before the settle time runs out.
+    private var atRest: Reading?
+    /// The latest kernel time seen (a frame's or a tick's).
+    private var latestTime: EventTime?
+    /// Whether the input (a recording) ended.
+    private var ended = false
     private var startTaken = false
     /// The contacts zeroed where reading started.
     private var tared: Set<Int> = []
@@ -172,6 +223,7 @@ final class Weighing: FrameConsumer {
         _ description: DeviceDescription,
         path: String,
         start: StartTare,
+        wait: WeighingWait = WeighingWait(),
         profile: (path: String?, ignoreSaved: Bool)
     ) throws {
         try ReadingSession.requirePressureAxis(description, path: path, listHint: false)
@@ -188,18 +240,17 @@ final class Weighing: FrameConsumer {
         )
         meaningNotice = comparesAreas ? DeviceRecord.contactAreaNotice : nil
         self.start = start
+        self.wait = wait
         self.path = path
     }
 
-    /// Plays a recording until a stable reading, its end (with a second for what rests at the end to settle) or
-    /// `timeout` seconds of its own time.
+    /// Plays a recording until a stable reading, its end (its last event: nothing rests after it that it does not
+    /// show) or `timeout` seconds of its own time.
     func weigh(_ recorded: RecordedDevice, timeout: Double) throws {
         var player = RecordingPlayer(recorded)
         kernelDeadline = player.startTime.adding(seconds: timeout)
         Diagnostics.note("weighing what \(path) shows once it rests still")
-        if try !player.play(until: nil, into: self), player.failure == nil {
-            _ = try player.play(until: player.lastTime.adding(seconds: 1), into: self)
-        }
+        _ = try player.play(until: nil, into: self)
         if let failure = player.failure, result == nil { throw failure }
     }
 
@@ -235,6 +286,19 @@ final class Weighing: FrameConsumer {
         let state =
             down == 0
             ? "nothing is down" : "\(down) contact\(down == 1 ? " is" : "s are") down, not all of them still"
+        let atRest = tracker.current.contacts.filter { $0.stable && !tared.contains($0.id) }.count
+        if let wanted = wait.objects, atRest < wanted {
+            let objects = "\(atRest) object\(atRest == 1 ? "" : "s") at rest"
+            if timedOut {
+                return CLIError.runtime(
+                    "no \(wanted) objects at rest on \(path) within \(NumberText.trimmed(timeout)) s (\(objects), "
+                        + "\(state)); put \(wanted) down and keep them still, or give a longer --timeout SECONDS."
+                )
+            }
+            return CLIError.runtime(
+                "\(path) ended with \(objects), not the \(wanted) that --objects asks for (\(state))."
+            )
+        }
         if timedOut {
             return CLIError.runtime(
                 "no stable reading on \(path) within \(NumberText.trimmed(timeout)) s (\(state)); keep the objects "
@@ -242,34 +306,64 @@ final class Weighing: FrameConsumer {
             )
         }
         return CLIError.runtime(
-            "\(path) ended without a stable reading (\(state)): nothing rested still for half a second"
+            "\(path) ended without a stable reading (\(state)): nothing rested still for half a second before "
+                + "its last event (a recording shows nothing after it)"
                 + (tared.isEmpty ? "." : " apart from what was tared at the start.")
         )
     }
 
     func consume(_ frame: ContactFrame) throws -> Bool {
         if expired(frame.time) { return true }
+        ended = false
+        latestTime = latestTime.map { Swift.max($0, frame.time) } ?? frame.time
         var reading = tracker.consume(frame)
+        let changes = tracker.lastChanges
+        if !changes.began.isEmpty {
+            // A new scene: what rested before is no answer any more.
+            lastArrival = frame.time
+            atRest = nil
+        } else if let atRest, result == nil, !changes.ended.isEmpty || !changes.cancelled.isEmpty {
+            // Something is taken away before the settle time ran out: the scene at rest before it is the answer
+            // (and the session's summary ends there too).
+            result = atRest
+            return true
+        }
         if !startTaken {
             try takeStartTare(frame)
             reading = tracker.current
         }
         summarizer.consume(reading)
-        return check(reading)
+        return check(reading, at: frame.time)
     }
 
     func tick(now: EventTime) throws -> Bool {
         if expired(now) { return true }
-        guard let reading = tracker.tick(now: now) else { return false }
-        summarizer.consume(reading)
-        return check(reading)
+        latestTime = latestTime.map { Swift.max($0, now) } ?? now
+        if let reading = tracker.tick(now: now) { summarizer.consume(reading) }
+        // Also when nothing changed: the settle time may have run out on a scene at rest.
+        return check(tracker.current, at: now)
+    }
+
+    /// The end of a recording: stability up to its last event, and none after it; no object can arrive any more,
+    /// so the settle time is over.
+    func inputEnded(at time: EventTime) throws -> Bool {
+        if try tickDeadlines(through: time) { return true }
+        if let reading = tracker.endOfEvidence(at: time) { summarizer.consume(reading) }
+        ended = true
+        return check(tracker.current, at: Swift.max(tracker.current.time, time))
     }
 
     var nextDeadline: EventTime? {
-        switch (tracker.nextDeadline, kernelDeadline) {
-        case (let a?, let b?): return Swift.min(a, b)
-        case (let a, let b): return a ?? b
+        [tracker.nextDeadline, kernelDeadline, settleDeadline].compactMap { $0 }.min()
+    }
+
+    /// When the settle time runs out (no `--objects`, something down, no answer yet), while it lies ahead.
+    private var settleDeadline: EventTime? {
+        guard wait.objects == nil, result == nil, !ended, !tracker.contactIDs.isEmpty, let lastArrival else {
+            return nil
         }
+        let due = lastArrival.adding(seconds: wait.settle)
+        return latestTime.map { due > $0 } ?? true ? due : nil
     }
 
     /// Whether a recording's time ran past the timeout.
@@ -294,12 +388,27 @@ final class Weighing: FrameConsumer {
         if start.tare || start.carrier { tared = Set(tracker.contactIDs) }
     }
 
-    /// Keeps the first reading in which every contact down is stable (and one of them was not tared at the start).
-    private func check(_ reading: Reading) -> Bool {
-        guard result == nil, !reading.contacts.isEmpty, reading.contacts.allSatisfy(\.stable),
-            reading.contacts.contains(where: { !tared.contains($0.id) })
-        else { return result != nil }
-        result = reading
+    /// Keeps the first reading, as at kernel time `time`, in which every contact down is stable and one of them was
+    /// not tared at the start, once no object has arrived for the settle time (or the input ended); with
+    /// `--objects N`, as soon as N of them were not tared.
+    private func check(_ reading: Reading, at time: EventTime) -> Bool {
+        guard result == nil else { return true }
+        guard !reading.contacts.isEmpty, reading.contacts.allSatisfy(\.stable) else { return false }
+        let objects = reading.contacts.filter { !tared.contains($0.id) }.count
+        if let wanted = wait.objects {
+            guard objects >= wanted else { return false }
+        }
+        var answer = reading
+        // Nothing changed since the reading, so it is the state at `time`.
+        answer.time = Swift.max(reading.time, time)
+        if wait.objects == nil {
+            guard objects > 0 else { return false }
+            if !ended, let lastArrival, time.seconds(since: lastArrival) < wait.settle {
+                atRest = answer
+                return false
+            }
+        }
+        result = answer
         return true
     }
 }

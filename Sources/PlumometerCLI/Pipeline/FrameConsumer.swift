@@ -9,6 +9,9 @@ protocol FrameConsumer: AnyObject {
     func tick(now: EventTime) throws -> Bool
     /// The next device time at which time passing alone changes something, or nil.
     var nextDeadline: EventTime? { get }
+    /// The input ended (a recording's end) with its last event at `time`: the deadlines up to `time` are due, and
+    /// nothing after it is evidence (docs/quantities.md, "The end of a recording"). Returns true to stop reading.
+    func inputEnded(at time: EventTime) throws -> Bool
 }
 
 extension FrameConsumer {
@@ -22,6 +25,11 @@ extension FrameConsumer {
             if let after = nextDeadline, after <= deadline { break }
         }
         return false
+    }
+
+    /// By default the end of the input honours the deadlines up to its last event, and none after it.
+    func inputEnded(at time: EventTime) throws -> Bool {
+        try tickDeadlines(through: time)
     }
 }
 

@@ -105,6 +105,22 @@ final class ReadingPipeline: FrameConsumer {
         return false
     }
 
+    /// The end of a recording: deadlines up to its last event are honoured, then the tracker is told the evidence
+    /// ended there, and the heaviest holds still pending resolve at their own deadlines (the final frame a live
+    /// device would show), with no contact becoming stable after the end.
+    func inputEnded(at time: EventTime) throws -> Bool {
+        if try tickDeadlines(through: time) { return true }
+        if let reading = tracker.endOfEvidence(at: time) { try emit(reading) }
+        // Only holds remain (each move goes to a heavier contact, so they end). A reading --interval holds back is
+        // written by flush() with its own time, not stamped past the end.
+        var last = time
+        while let deadline = tracker.nextDeadline, deadline > last {
+            last = deadline
+            if let reading = tracker.tick(now: deadline) { try emit(reading) }
+        }
+        return false
+    }
+
     /// When a contact still settling becomes stable, or a reading held back by `--interval` is due.
     var nextDeadline: EventTime? {
         let flush =

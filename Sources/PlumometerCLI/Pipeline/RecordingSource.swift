@@ -32,6 +32,8 @@ struct RecordingPlayer {
     private let declaredSlots: Int?
     private var warnedBackwards = false
     private var reportedDrops = false
+    /// Whether the consumer has been told the recording ended (``FrameConsumer/inputEnded(at:)``).
+    private(set) var ended = false
 
     init(_ device: RecordedDevice) {
         var source = device.events
@@ -104,7 +106,14 @@ struct RecordingPlayer {
     }
 
     /// Plays the events due at or before `time` (all of them when nil), at most `limit`, with the consumer's
-    /// deadlines ticked in between; with a `time`, also the deadlines up to it.
+    /// deadlines ticked in between; with a `time`, also the deadlines up to it, but never past the last event once
+    /// the recording has ended.
+    ///
+    /// The end of a recording is the end of the evidence, whichever initialiser made the player: when the last
+    /// event has been played (or a malformed line ended it), the consumer's deadlines up to that event's time are
+    /// honoured and it is told so once (``FrameConsumer/inputEnded(at:)``): a reading pipeline then resolves a
+    /// heaviest hold still pending, as the live device would a moment later, and nothing becomes stable in the
+    /// silence after the end (time a recording does not show). A paced replay ends exactly as a fast one.
     /// - Returns: true when the consumer asked to stop.
     mutating func play(until time: EventTime?, limit: Int = .max, into consumer: any FrameConsumer) throws -> Bool {
         var played = 0
@@ -134,7 +143,11 @@ struct RecordingPlayer {
                 LiveSource.droppedSlotsMessage(fileName, decoder.droppedSlotEvents, declared: declaredSlots)
             )
         }
-        if let time { return try consumer.tickDeadlines(through: time) }
+        if isFinished, !ended {
+            ended = true
+            return try consumer.inputEnded(at: lastTime)
+        }
+        if let time, !ended { return try consumer.tickDeadlines(through: time) }
         return false
     }
 }

@@ -3,8 +3,9 @@
 /// The kernel has no flag that says "this pressure is force". The rules, in order:
 /// 1. No `ABS_MT_PRESSURE` and no `ABS_PRESSURE` (a fake multitouch device's `ABS_MT_PRESSURE` does not count):
 ///    nothing to weigh with (`none`).
-/// 2. A pressure range that cannot carry a value: empty (a Goodix pad declared 0..0), inverted, or copied from a
-///    position axis (a PixArt pad declared 0..1983, its Y range, and read 0 under a finger) (`bogus`).
+/// 2. A pressure range that cannot carry a value: empty (a Goodix pad declared 0..0), inverted, two levels (0..1:
+///    a touch flag, touching or not), or copied from a position axis (a PixArt pad declared 0..1983, its Y range,
+///    and read 0 under a finger) (`bogus`).
 /// 3. A pressure axis with a resolution > 0: the kernel documents the resolution of a pressure axis as units per
 ///    gram, so only a real force sensor can report one (`force-grams`).
 /// 4. `INPUT_PROP_PRESSUREPAD` (0x07, kernel 6.4+): a touchpad whose click is a force sensor (`force`).

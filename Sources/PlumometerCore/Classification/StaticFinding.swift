@@ -16,6 +16,8 @@ public struct StaticFinding: Sendable, Hashable {
         public static let emptyRange = Code(rawValue: "empty-range")
         /// The pressure axis' maximum is below its minimum.
         public static let invertedRange = Code(rawValue: "inverted-range")
+        /// The pressure axis has two levels (0..1): a touch flag, not a pressure.
+        public static let twoLevelRange = Code(rawValue: "two-level-range")
         /// The pressure range is a position axis' range (a PixArt pad declared 0..1983, its Y range).
         public static let copiedRange = Code(rawValue: "copied-range")
         /// The pressure axis has a resolution: units per gram.

@@ -82,6 +82,18 @@ extension DeviceClassifier {
                     + "broken, so its values cannot be scaled. Report the device (docs/devices.md)."
             )
         }
+        if Int64(range.maximum) - Int64(range.minimum) == 1 {
+            // Two values say touching or not: some drivers declare a 0..1 "pressure" for a touch, as BTN_TOUCH is.
+            return (
+                StaticFinding(
+                    code: .twoLevelRange,
+                    finding: declared + ", two levels",
+                    implication: "a touch flag, not a pressure: bogus; nothing can be weighed or compared"
+                ),
+                "\(declared), two levels: the axis is a touch flag (touching or not), not a pressure, so it can "
+                    + "neither weigh nor compare objects; every contact would read 0% or 100%."
+            )
+        }
         let naturalFullScale = range.minimum == 0 && (Int64(range.maximum) + 1).nonzeroBitCount == 1
         if !naturalFullScale,
             let source = positionAxes.first(where: { position in

@@ -10,7 +10,12 @@
 ///   so every frame lists every contact afresh. Contacts get synthetic ids, kept while a contact lasts by matching
 ///   each new contact to the nearest contact of the previous frame.
 /// - Single touch (touchpads without MT axes, pen tablets): `BTN_TOUCH`, or `ABS_PRESSURE` > 0 when the device has
-///   no `BTN_TOUCH`, or a `BTN_TOOL_*` key when it has neither; one contact with a synthetic id per touch.
+///   no `BTN_TOUCH`, or a `BTN_TOOL_*` key when it has neither; one contact with a synthetic id per touch. A device
+///   that declares `BTN_TOUCH` touches only while it is down, whatever its pressure: a pen in proximity reports
+///   `ABS_PRESSURE` while it hovers or grazes below the driver's touch threshold (the kernel's wacom driver sets
+///   `BTN_TOUCH` from its own threshold, and libinput's tablet code ignores pressure without it), and such a sample
+///   is no contact. A recording that starts mid-touch (evemu keeps no key state) therefore shows the touch from
+///   its first `BTN_TOUCH` press: before it there is no evidence that anything touches.
 ///
 /// State applies at `SYN_REPORT`. Devices whose multitouch contacts carry no `ABS_MT_PRESSURE` but that report a
 /// legacy `ABS_PRESSURE` (the kernel's pointer emulation, which follows the oldest contact) get that pressure on
@@ -48,8 +53,6 @@ public struct ContactDecoder: Sendable {
     private var singleValues: [AbsoluteAxis: Int32] = [:]
     private var keys: Set<KeyCode> = []
     private var singleTouchID: Int?
-    /// Whether a `BTN_TOUCH` event (or a seed) told the single-touch state; a recording may start mid-touch.
-    private var touchKeyKnown = false
 
     // Shared.
     private var nextSyntheticID = 0
@@ -113,7 +116,6 @@ public struct ContactDecoder: Sendable {
     public mutating func seed(with state: DeviceState) -> ContactFrame? {
         singleValues.merge(state.axes) { _, new in new }
         keys = state.keysDown
-        touchKeyKnown = true
         lost.reset()
         switch contactProtocol {
         case .multitouchSlots:
@@ -188,7 +190,6 @@ public struct ContactDecoder: Sendable {
         case .key:
             let key = KeyCode(rawValue: event.code)
             if event.value != 0 { keys.insert(key) } else { keys.remove(key) }
-            if key == .btnTouch { touchKeyKnown = true }
         default:
             break
         }
@@ -316,11 +317,7 @@ public struct ContactDecoder: Sendable {
             pendingContacts = []
             sawMTReport = false
         case .singleTouch:
-            var down = Self.singleTouchIsDown(device: device, keysDown: keys, pressure: singleValues[.pressure])
-            if !touchKeyKnown, device.hasKey(.btnTouch), device.hasAxis(.pressure) {
-                // A recording that starts mid-touch has no BTN_TOUCH press yet: pressure tells until it comes.
-                down = (singleValues[.pressure] ?? 0) > 0
-            }
+            let down = Self.singleTouchIsDown(device: device, keysDown: keys, pressure: singleValues[.pressure])
             if down && singleTouchID == nil {
                 singleTouchID = takeSyntheticID()
             } else if !down {

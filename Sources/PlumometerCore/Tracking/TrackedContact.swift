@@ -10,6 +10,9 @@ struct TrackedContact: Sendable {
     /// The smoothed pressure clamped into the declared range: the value stability, tare and the settled mean use.
     var value = 0.0
     var tarePressure: Double?
+    /// Whether ``tarePressure`` is provisional: the tare was taken before the contact settled, so it moves to the
+    /// contact's settled value when the contact next becomes stable (``WeightTracker/tare()``).
+    var tareAwaitsSettling = false
     /// Whether this contact is the carrier of a carrier tare.
     var isCarrier = false
     var anchorPressure = 0.0

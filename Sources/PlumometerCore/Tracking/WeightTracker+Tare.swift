@@ -45,6 +45,11 @@ public enum TareError: Error, CustomStringConvertible, Sendable, Hashable {
 extension WeightTracker {
     /// Tares every contact down now: each reads zero from here on, until it lifts or ``clearTare()``.
     ///
+    /// Each contact is zeroed at its settled value: the mean of its values since it came to rest when it is stable,
+    /// else its value now as a provisional zero that moves to the settled value when the contact becomes stable. A
+    /// single sample of a noisy object is not its weight: 500 g read at ±1 unit and tared on the sample 499 would
+    /// read 1 g for ever after (docs/quantities.md, "Tare").
+    ///
     /// Contacts placed later read their own weight: a 100 g object placed after taring a 500 g one reads 100 g.
     /// If the carrier is down, its zero moves to its value now (load it, tare, add more: the addition is read).
     /// - Returns: how many contacts were zeroed (0 with nothing down, when nothing changes).
@@ -88,9 +93,28 @@ extension WeightTracker {
         carrierTare = nil
         for id in contacts.keys {
             contacts[id]!.tarePressure = nil
+            contacts[id]!.tareAwaitsSettling = false
             contacts[id]!.isCarrier = false
         }
+        tareAwaitsSettling = false
         refresh()
+    }
+
+    /// Moves each provisional zero to its contact's settled value once the contact is stable (a carrier's too).
+    mutating func settleTares() {
+        var waiting = false
+        for index in contacts.indices where contacts.values[index].tareAwaitsSettling {
+            let contact = contacts.values[index]
+            guard contact.stable else {
+                waiting = true
+                continue
+            }
+            let pressure = contact.reportedPressure
+            contacts.values[index].tarePressure = pressure
+            contacts.values[index].tareAwaitsSettling = false
+            if contact.isCarrier, carrierTare?.contactID == contacts.keys[index] { carrierTare?.pressure = pressure }
+        }
+        tareAwaitsSettling = waiting
     }
 
     /// Makes one of the contacts that began in this frame the carrier, if the carrier is lifted and one of them is
@@ -115,6 +139,7 @@ extension WeightTracker {
         carrierTare?.contactID = chosen
         contacts[chosen]!.isCarrier = true
         contacts[chosen]!.tarePressure = carrier.pressure
+        contacts[chosen]!.tareAwaitsSettling = false
     }
 
     /// The distance in millimetres when the position scale is known, else in device units.
@@ -131,10 +156,13 @@ extension WeightTracker {
             ? configuration.carrierRadius : configuration.carrierRadiusUnits
     }
 
-    /// Zeroes one contact at the value it reports now (its settled value while stable).
+    /// Zeroes one contact at the value it reports now: its settled value while stable, else a provisional zero
+    /// that ``settleTares()`` moves to the settled value once the contact is stable.
     private mutating func zero(_ id: Int) {
         let pressure = contacts[id]!.reportedPressure
         contacts[id]!.tarePressure = pressure
+        contacts[id]!.tareAwaitsSettling = !contacts[id]!.stable
+        if !contacts[id]!.stable { tareAwaitsSettling = true }
         if contacts[id]!.isCarrier { carrierTare?.pressure = pressure }
     }
 

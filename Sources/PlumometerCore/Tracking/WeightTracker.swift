@@ -49,6 +49,10 @@ public struct WeightTracker: Sendable {
     var contacts: [Int: TrackedContact] = [:]
     var heaviestID: Int?
     var latestTime: EventTime?
+    /// The end of the evidence (a recording's last event), set by ``endOfEvidence(at:)``; nil while frames may come.
+    public private(set) var evidenceEnd: EventTime?
+    /// Whether some contact's tare waits for it to settle (see ``TrackedContact/tareAwaitsSettling``).
+    var tareAwaitsSettling = false
     private var nextOrder = 0
 
     /// Creates a tracker for one device.
@@ -87,6 +91,8 @@ public struct WeightTracker: Sendable {
     /// If the frame repeats an id, the first sample wins.
     public mutating func consume(_ frame: ContactFrame) -> Reading {
         let time = frame.time
+        // A frame is evidence again: time up to it counts for stability.
+        evidenceEnd = nil
         latestTime = latestTime.map { Swift.max($0, time) } ?? time
         var changes = ContactChanges()
         var seen = SeenIDs(capacity: frame.contacts.count)
@@ -113,6 +119,7 @@ public struct WeightTracker: Sendable {
                 if frame.resync { changes.cancelled.append(id) } else { changes.ended.append(id) }
             }
         }
+        if tareAwaitsSettling { settleTares() }
         adoptCarrier(began: changes.began)
         if let id = carrierTare?.contactID, let carrier = contacts[id] {
             carrierTare?.x = carrier.x
@@ -135,7 +142,8 @@ public struct WeightTracker: Sendable {
         for contact in contacts.values {
             if !contact.stable {
                 let due = contact.anchorTime.adding(seconds: configuration.stabilityWindow)
-                earliest = earliest.map { Swift.min($0, due) } ?? due
+                // Past the end of the evidence nothing becomes stable, so there is nothing to wait for.
+                if evidenceEnd.map({ due <= $0 }) ?? true { earliest = earliest.map { Swift.min($0, due) } ?? due }
             }
             if let since = contact.leadingSince {
                 let due = since.adding(seconds: heaviestHoldSeconds)
@@ -161,18 +169,37 @@ public struct WeightTracker: Sendable {
         let time = latestTime.map { Swift.max($0, now) } ?? now
         latestTime = time
         var changed = false
+        // Stability is judged on evidence: never later than its end, however late the tick.
+        let judged = evidenceEnd.map { Swift.min($0, time) } ?? time
         for id in contacts.keys {
-            let stable = isStable(anchoredAt: contacts[id]!.anchorTime, at: time)
+            let stable = isStable(anchoredAt: contacts[id]!.anchorTime, at: judged)
             if stable != contacts[id]!.stable {
                 contacts[id]!.stable = stable
                 changed = true
             }
         }
+        if tareAwaitsSettling { settleTares() }
         let holder = heaviestID
         updateHeaviest(at: time)
         guard changed || heaviestID != holder else { return nil }
         current = render(time: time, resync: false)
         return current
+    }
+
+    /// The input ended at kernel time `time` (a recording's last event): nothing is known after it.
+    ///
+    /// Stability is judged at `time` (a contact that has rested for the window by then is stable) and never later:
+    /// from here on ``nextDeadline`` holds no stability deadline past `time`, and a later ``tick(now:)`` judges
+    /// stability as at `time`. The heaviest mark's hold is a presentation delay, not evidence, so a lead already
+    /// kept when the input ended still takes the mark at the end of its hold: ticking on to ``nextDeadline`` gives
+    /// the final frame a live device would have shown, with no contact made stable by the silence after the end. A
+    /// frame consumed later is evidence again and lifts the limit.
+    /// - Returns: the reading at `time` when some contact's `stable` or the heaviest mark changed, else nil.
+    public mutating func endOfEvidence(at time: EventTime) -> Reading? {
+        let end = latestTime.map { Swift.max($0, time) } ?? time
+        let reading = tick(now: end)
+        evidenceEnd = end
+        return reading
     }
 
     // MARK: - Quantities
