@@ -80,7 +80,7 @@ enum WeighCommand {
         let weighing: Weighing
         let path: String
         if let file = try arguments.value(of: Options.replay) {
-            let recorded = try RecordingFile.device(file, selector: nil)
+            let recorded = try ArrivingDevice(path: file)
             path = recorded.description.path
             weighing = try Weighing(recorded.description, path: path, start: start, profile: (profilePath, ignoreSaved))
             try weighing.weigh(recorded, timeout: timeout)
@@ -183,14 +183,12 @@ final class Weighing: FrameConsumer {
 
     /// Plays a recording until a stable reading, its end (with a second for what rests at the end to settle) or
     /// `timeout` seconds of its own time.
-    func weigh(_ recorded: RecordedDevice, timeout: Double) throws {
-        var player = RecordingPlayer(recorded)
-        kernelDeadline = player.startTime.adding(seconds: timeout)
+    func weigh(_ recorded: ArrivingDevice, timeout: Double) throws {
+        kernelDeadline = recorded.startTime.adding(seconds: timeout)
         Diagnostics.note("weighing what \(path) shows once it rests still")
-        if try !player.play(until: nil, into: self), player.failure == nil {
-            _ = try player.play(until: player.lastTime.adding(seconds: 1), into: self)
-        }
-        if let failure = player.failure, result == nil { throw failure }
+        let played = try recorded.play(into: self, settle: 1)
+        stoppedBySignal = recorded.stoppedBySignal
+        if let failure = played.failure, result == nil { throw failure }
     }
 
     /// Reads a device until a stable reading, `timeout` seconds of the wall clock, or a stop signal.
