@@ -67,7 +67,7 @@ enum ProfileStore {
         do {
             data = try Files.readSmall(path, limit: maximumProfileSize)
         } catch let error as SmallFileError {
-            throw CLIError.runtime("cannot read profile \(error.description).")
+            throw CLIError.runtime("cannot read profile: \(error.description).")
         } catch {
             throw CLIError.runtime(
                 "cannot read profile \(path): no such file or not readable. Check the path, or run 'plumometer calibrate' to make one."

@@ -53,7 +53,7 @@ enum RecordingFile {
         do {
             return try Files.readSmall(path, limit: maximumDescriptionSize)
         } catch let error as SmallFileError {
-            throw CLIError.runtime("cannot read the device description \(error.description).")
+            throw CLIError.runtime("cannot read the device description: \(error.description).")
         }
     }
 
