@@ -37,6 +37,13 @@ struct CheckedPipeline {
         check(reading, against: frame)
     }
 
+    /// Ends a resync as the bridge does: libevdev's synthesised difference always closes with a `SYN_REPORT`
+    /// before the end marker (its frames are whole), so the decoder never sees a marker end a half frame.
+    mutating func endResync(at time: EventTime) {
+        if resyncOpen { consume(RawEvent(time: time, type: .syn, code: SynCode.report.rawValue, value: 0)) }
+        consume(.resyncEnded)
+    }
+
     /// Seeds the decoder like a live source does when it opens a device.
     mutating func seed(with state: DeviceState) {
         guard let frame = decoder.seed(with: state) else { return }

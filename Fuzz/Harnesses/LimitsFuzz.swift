@@ -89,7 +89,8 @@ enum LimitCase: CaseIterable {
             let count = RecordingLimits.maximumDeviceCount + delta
             var text = "version: 1\ndevices:\n"
             for _ in 0..<count {
-                text += "- evdev:\n    name: Pad\n    id: [3, 1, 2, 1]\n    codes:\n      0: [0]\n"
+                text +=
+                    "- evdev:\n    name: Pad\n    id: [3, 1, 2, 1]\n    codes:\n      0: [0]\n"
                     + "  events:\n  - evdev:\n    - [0, 0, 0, 0, 0]\n"
             }
             return (text, delta > 0)

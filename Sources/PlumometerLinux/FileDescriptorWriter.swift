@@ -86,7 +86,11 @@ public final class FileDescriptorWriter: @unchecked Sendable {
         let all = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | flags
         var status = stat()
         if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFIFO {
-            return FileDescriptorWriter(fileDescriptor: try openFIFO(path, flags: all), name: path, ownsDescriptor: true)
+            return FileDescriptorWriter(
+                fileDescriptor: try openFIFO(path, flags: all),
+                name: path,
+                ownsDescriptor: true
+            )
         }
         // O_NONBLOCK: a FIFO made between the look and the open must not block it either (ENXIO: no reader yet).
         switch retryingOnInterrupt({ Glibc.open(path, all | O_NONBLOCK, 0o644) }) {
@@ -94,7 +98,11 @@ public final class FileDescriptorWriter: @unchecked Sendable {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
             return FileDescriptorWriter(fileDescriptor: fd, name: path, ownsDescriptor: true)
         case .failure(let error) where error.rawValue == ENXIO:
-            return FileDescriptorWriter(fileDescriptor: try openFIFO(path, flags: all), name: path, ownsDescriptor: true)
+            return FileDescriptorWriter(
+                fileDescriptor: try openFIFO(path, flags: all),
+                name: path,
+                ownsDescriptor: true
+            )
         case .failure(let error):
             throw OutputError(code: .createFailed, name: path, function: "open", errno: error.rawValue)
         }

@@ -83,7 +83,7 @@ public enum Files {
         }
     }
 
-    /// Writes `text` as the file `path`: a FIFO is written into (its reader takes the text; the wait for one, and
+    /// Writes `text` as the file `path`: a symbolic link is refused, a FIFO is written into (its reader takes the text; the wait for one, and
     /// for it to read, hears a stop signal), anything else is replaced atomically
     /// (``FileSystem/replaceAtomically(_:with:)``: the old file stays whole unless the new one is complete; a
     /// device node or a directory is refused).
@@ -91,6 +91,11 @@ public enum Files {
     ///   cannot be created, ``OutputError/Code/writeFailed`` when the text does not fit,
     ///   ``OutputError/Code/interrupted`` on a stop while a FIFO waits.
     public static func write(_ text: String, to path: String) throws {
+        var status = stat()
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+            // Refused, as every output does: what a planted link points at is not ours to replace or write.
+            throw OutputError(code: .createFailed, name: path, function: "open", errno: ELOOP)
+        }
         if FileSystem.isFIFO(path) {
             try FileDescriptorWriter.create(path).write(text)
         } else {

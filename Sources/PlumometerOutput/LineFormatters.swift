@@ -153,8 +153,10 @@ public struct CSVFormatter: LineFormatter {
         NumberText.seconds(time) + ",," + Self.field(path) + Self.noContact + ",,,removed,\n"
     }
 
-    /// A CSV field, quoted when it holds a comma, a quote or a line break.
-    static func field(_ text: String) -> String {
+    /// A CSV field, quoted when it holds a comma, a quote or a line break; control characters (ESC, BEL, ...)
+    /// escaped as for a terminal (``Swift/String/forTerminal``), since CSV is read on one as often as in a program.
+    static func field(_ raw: String) -> String {
+        let text = raw.forTerminal
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
     }

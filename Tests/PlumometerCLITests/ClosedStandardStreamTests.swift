@@ -22,7 +22,10 @@ import Testing
         let result = try Self.run(["replay", "--fast", "-"], "<&-")
         #expect(!result.timedOut, "replay - <&- waited")
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("cannot read standard input: it is closed (started with <&-)"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("cannot read standard input: it is closed (started with <&-)"),
+            "\(result.stderr)"
+        )
     }
 
     @Test(.tags(.foundByFaultInjection), arguments: [["demo", "--fast", "-f", "jsonl"], ["demo", "--save", "-"]])
@@ -38,7 +41,10 @@ import Testing
 
     /// A closed stdin does not matter to a command that does not read it.
     @Test func aClosedStandardInputIsNoMatterForAFile() throws {
-        let result = try Self.run(["replay", "--fast", "-f", "jsonl", CLI.fixture("grams-pad.one-object.evemu")], "<&-")
+        let result = try Self.run(
+            ["replay", "--fast", "-f", "jsonl", CLI.fixture("grams-pad.one-object.evemu")],
+            "<&-"
+        )
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.isEmpty)
     }

@@ -79,7 +79,11 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         let fifo = directory.appendingPathComponent("demo.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let reader = try ProcessRunner.run("/bin/sh", ["-c", "'\(try CLI.binary)' demo --save '\(fifo)' & cat '\(fifo)'"], timeout: 20)
+        let reader = try ProcessRunner.run(
+            "/bin/sh",
+            ["-c", "'\(try CLI.binary)' demo --save '\(fifo)' & cat '\(fifo)'"],
+            timeout: 20
+        )
         #expect(reader.stdout.hasPrefix("# EVEMU"), "\(reader.stderr)")
         var status = stat()
         #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)

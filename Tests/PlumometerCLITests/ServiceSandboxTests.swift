@@ -17,7 +17,11 @@ import Testing
 
     @Test(.tags(.foundInReview), .enabled(if: available, "systemd-analyze is missing"), arguments: units)
     func theUnitScoresFourOrBelow(name: String) throws {
-        let result = try ProcessRunner.run(Self.analyze, ["security", "--offline=yes", try Self.unit(name)], timeout: 30)
+        let result = try ProcessRunner.run(
+            Self.analyze,
+            ["security", "--offline=yes", try Self.unit(name)],
+            timeout: 30
+        )
         let line = try #require(
             result.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") },
             "\(result.stdout) \(result.stderr)"

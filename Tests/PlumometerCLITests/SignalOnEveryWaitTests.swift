@@ -32,13 +32,24 @@ struct SignalOnEveryWaitTests {
         return try #require(object as? [String: Any], "driver said: \(result.stdout) \(result.stderr)")
     }
 
-    static func expectStopped(_ result: [String: Any], _ what: String, sourceLocation: SourceLocation = #_sourceLocation)
-    {
-        #expect(result["exited_before_signal"] as? Bool == false, "\(what) did not wait: \(result)", sourceLocation: sourceLocation)
+    static func expectStopped(
+        _ result: [String: Any],
+        _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(
+            result["exited_before_signal"] as? Bool == false,
+            "\(what) did not wait: \(result)",
+            sourceLocation: sourceLocation
+        )
         #expect(result["status"] as? Int == 0, "\(what): \(result)", sourceLocation: sourceLocation)
         let seconds = result["seconds"] as? Double
         // 100 ms when the machine is idle; the bound leaves room for a loaded test machine.
-        #expect(seconds.map { $0 < 2 } == true, "\(what) took \(String(describing: seconds)) s", sourceLocation: sourceLocation)
+        #expect(
+            seconds.map { $0 < 2 } == true,
+            "\(what) took \(String(describing: seconds)) s",
+            sourceLocation: sourceLocation
+        )
     }
 
     static let fifoOutputs: [[String]] = [

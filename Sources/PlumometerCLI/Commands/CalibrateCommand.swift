@@ -179,7 +179,7 @@ enum CalibrateCommand {
 
     static func text(_ calibration: Calibration, savedPath: String?, notSaved: String = "--no-save") -> String {
         var lines = [
-            "device:     \(calibration.device.name.forTerminal) [\(calibration.device.idString)]",
+            "device:     \(calibration.device.name.forTerminalName) [\(calibration.device.idString)]",
             "fit:        grams = " + NumberText.fixed(calibration.slope, 6) + " * pressure "
                 + (calibration.intercept < 0 ? "- " : "+ ") + NumberText.fixed(Swift.abs(calibration.intercept), 3),
             "R\u{B2}:         " + NumberText.fixed(calibration.rSquared, 5) + " (\(calibration.grade.rawValue))",
