@@ -44,7 +44,7 @@ public func suspendSelf() {
     _ = kill(getpid(), SIGSTOP)
 }
 
-/// The stop requests (SIGINT, SIGTERM, SIGHUP) as a descriptor any wait can include, made once at start-up.
+/// The stop requests (SIGINT, SIGTERM) as a descriptor any wait can include, made once at start-up.
 ///
 /// The stop signals are blocked from `main` on (so the poll loop's signalfd reads them); a wait outside the loop
 /// (opening a FIFO nobody reads yet, writing to a stalled reader) polls this descriptor beside its own, so a stop
@@ -61,7 +61,8 @@ public enum StopRequests {
         guard shared < 0 else { return }
         var set = sigset_t()
         sigemptyset(&set)
-        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
+        // Not SIGHUP: it asks `stream` to reopen its device, never to stop.
+        for signal in [SIGINT, SIGTERM] { sigaddset(&set, signal) }
         if case .success(let fd) = retryingOnInterrupt({ signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) }) {
             shared = fd
         }
