@@ -3,7 +3,7 @@ import PlumometerTestSupport
 import Testing
 
 /// SIGINT and SIGTERM end every command wherever it waits, outside the poll loop too: opening a FIFO nobody reads
-/// (`stream -o`, `plot -o`, `demo --save`; `record -o` opens its output the same way, after its device), writing to a reader that stalled (`plot -o -`), reading a
+/// (`stream -o`, `plot -o`, `demo --save`, and `record -o` after its device opened), writing to a reader that stalled (`plot -o -`), reading a
 /// recording that has not arrived (`probe`, `weigh`, `calibrate --replay`); status 0, as for any stop, and the FIFO
 /// is left a FIFO. Driven by Tests/Scripts/stop_anywhere.py.
 @Suite(.serialized)
@@ -113,5 +113,33 @@ struct SignalOnEveryWaitTests {
             #expect(result.status == 1, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains("\(fifo) is a FIFO, not a regular file"), "\(arguments): \(result.stderr)")
         }
+    }
+
+    /// `record -o FIFO` on an emulated device (Tests/Scripts/fifo_device.py, which sends SIGTERM after 1 s): the
+    /// device opens, the wait for the FIFO's reader hears the signal, status 0, the FIFO left a FIFO.
+    @Test(.tags(.foundByFaultInjection), .enabled(if: Umockdev.isAvailable, "umockdev is not installed"))
+    func aStopSignalEndsRecordWaitingForTheReaderOfAFIFO() throws {
+        let directory = try Umockdev.temporaryDirectory("record-fifo")
+        let description = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
+        let node = "/dev/input/event9"
+        let files = try UmockdevDevice(description: description, node: node).write(to: directory)
+        let fifo = directory.appendingPathComponent("recording.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let driver = try #require(Fixtures.packageRoot).appendingPathComponent("Tests/Scripts/fifo_device.py").path
+        let started = Date()
+        let result = try ProcessRunner.run(
+            "/usr/bin/python3",
+            [
+                driver, "--umockdev", files.device.path, "--ioctl", "\(node)=\(files.ioctl.path)", "--hold", "1", "--",
+                try CLI.binary, "record", "-d", node, "-o", fifo,
+            ],
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
+            timeout: 60
+        )
+        #expect(!result.timedOut)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 20, "record waited on after the signal")
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the FIFO was replaced")
     }
 }
