@@ -3,7 +3,7 @@
 #
 # The package's own sources are compiled directly, module by module, with coverage instrumentation
 # (-sanitize=fuzzer) and AddressSanitizer; each harness links them into one executable whose main is libFuzzer's.
-# Usage: Fuzz/build.sh            (prints the directory that holds the three binaries)
+# Usage: Fuzz/build.sh            (prints the directory that holds the four binaries)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -28,11 +28,12 @@ recording_sources=$(find "$root/Sources/PlumometerRecording" -name '*.swift' | s
     -emit-module -emit-module-path "$out/PlumometerRecording.swiftmodule" \
     -c $recording_sources -o "$out/PlumometerRecording.o" 2>&1 | quiet
 
-for harness in evemu libinput-record decoder; do
+for harness in evemu libinput-record decoder limits; do
     case $harness in
         evemu) file=EvemuFuzz.swift ;;
         libinput-record) file=LibinputRecordFuzz.swift ;;
         decoder) file=DecoderFuzz.swift ;;
+        limits) file=LimitsFuzz.swift ;;
     esac
     # shellcheck disable=SC2086
     "$swiftc" $flags -I "$out" "$here/Harnesses/$file" "$here/Harnesses/Invariants.swift" "$here/Harnesses/Replay.swift" \

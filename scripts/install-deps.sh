@@ -24,6 +24,8 @@ if [[ "${1:-}" == "--test" ]]; then
     packages+=(udev)
     # python3-pyte, a terminal emulator, reads the live view off a pseudo-terminal (Tests/Scripts/live_screen.py).
     packages+=(python3-pyte)
+    # systemd brings `systemd-analyze`, which scores and verifies the service units' sandbox.
+    packages+=(systemd)
 fi
 
 # Ask dpkg which are missing: nothing is assumed, but a machine that has them all needs no root, no network.

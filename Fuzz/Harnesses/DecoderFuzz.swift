@@ -52,7 +52,7 @@ public func fuzzDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             switch code & 3 {
             case 0, 2: pipeline.consume(RawEvent(time: time, type: .syn, code: SynCode.dropped.rawValue, value: 0))
             case 1: pipeline.consume(.resyncBegan(time))
-            default: pipeline.consume(.resyncEnded)
+            default: pipeline.endResync(at: time)
             }
         case 11:
             pipeline.tick(now: time)
@@ -89,7 +89,13 @@ public func fuzzDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 /// Ends every contact the way a device does when the surface clears, then checks nothing is left.
+///
+/// A resync the input began and never ended is ended first, as the bridge always does (with libevdev's closing
+/// `SYN_REPORT`, ``CheckedPipeline/endResync(at:)``): between its markers the decoder rightly publishes nothing
+/// (libevdev's synced state arrives there), so without the end no lift could ever show, and the invariant broke
+/// within a few hundred runs on inputs the bridge cannot produce. The harness was wrong, not the decoder.
 func allLift(_ pipeline: inout CheckedPipeline, at time: EventTime) {
+    if pipeline.resyncOpen { pipeline.endResync(at: time) }
     // A report first ends a frame dropped by SYN_DROPPED, so the lift frame is a real one.
     pipeline.consume(RawEvent(time: time, type: .syn, code: SynCode.report.rawValue, value: 0))
     let device = pipeline.device

@@ -6,6 +6,9 @@ struct CheckedPipeline {
     var decoder: ContactDecoder
     var tracker: WeightTracker
     let device: DeviceDescription
+    /// Whether a `.resyncBegan` has not been ended yet. The bridge always ends the resync it begins (the begin and
+    /// end markers bracket libevdev's synced events within one read); raw fuzz inputs may leave one open.
+    private(set) var resyncOpen = false
 
     init(device: DeviceDescription, configuration: TrackerConfiguration = .init()) {
         self.device = device
@@ -23,10 +26,22 @@ struct CheckedPipeline {
 
     /// Feeds one input (an event or a resync marker); checks the frame and the reading it produced, if any.
     mutating func consume(_ input: DeviceInput) {
+        switch input {
+        case .resyncBegan: resyncOpen = true
+        case .resyncEnded: resyncOpen = false
+        default: break
+        }
         guard let frame = decoder.consume(input) else { return }
         check(frame)
         let reading = tracker.consume(frame)
         check(reading, against: frame)
+    }
+
+    /// Ends a resync as the bridge does: libevdev's synthesised difference always closes with a `SYN_REPORT`
+    /// before the end marker (its frames are whole), so the decoder never sees a marker end a half frame.
+    mutating func endResync(at time: EventTime) {
+        if resyncOpen { consume(RawEvent(time: time, type: .syn, code: SynCode.report.rawValue, value: 0)) }
+        consume(.resyncEnded)
     }
 
     /// Seeds the decoder like a live source does when it opens a device.

@@ -7,9 +7,13 @@ import PlumometerLinux
 public enum CommandLineTool {
     /// Runs the tool with the process's arguments and exits with its status.
     public static func main() -> Never {
-        // First thing, before any thread exists: a Ctrl-C or SIGTERM during start-up waits for the poll loop,
-        // which stops cleanly (status 0, complete lines). The commands without a loop are all quick.
+        // First of all, before any descriptor is made: a closed stdin, stdout or stderr gets /dev/null, so no
+        // descriptor made later takes its number (a signalfd read as the recording of `replay -`).
+        StandardStreams.closedAtStart = reopenClosedStandardStreams()
+        // Then, before any thread exists: a Ctrl-C or SIGTERM during start-up waits for the poll loop, which stops
+        // cleanly (status 0, complete lines); every wait outside the loop hears it through StopRequests.
         blockStopSignals()
+        StopRequests.watch()
         Diagnostics.routeLibevdevLog()
         exitProcess(run(arguments: Array(CommandLine.arguments.dropFirst())))
     }

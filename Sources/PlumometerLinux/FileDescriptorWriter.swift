@@ -1,3 +1,4 @@
+import CLibevdev
 import Glibc
 
 /// Writes whole texts to a file descriptor, retrying short writes and `EINTR`: every reading is on its way to the
@@ -83,10 +84,65 @@ public final class FileDescriptorWriter: @unchecked Sendable {
 
     private static func open(_ path: String, flags: Int32) throws(OutputError) -> FileDescriptorWriter {
         let all = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | flags
-        switch retryingOnInterrupt({ Glibc.open(path, all, 0o644) }) {
-        case .success(let fd): return FileDescriptorWriter(fileDescriptor: fd, name: path, ownsDescriptor: true)
+        var status = stat()
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFIFO {
+            return FileDescriptorWriter(
+                fileDescriptor: try openFIFO(path, flags: all),
+                name: path,
+                ownsDescriptor: true
+            )
+        }
+        // O_NONBLOCK: a FIFO made between the look and the open must not block it either (ENXIO: no reader yet).
+        switch retryingOnInterrupt({ Glibc.open(path, all | O_NONBLOCK, 0o644) }) {
+        case .success(let fd):
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            return FileDescriptorWriter(fileDescriptor: fd, name: path, ownsDescriptor: true)
+        case .failure(let error) where error.rawValue == ENXIO:
+            return FileDescriptorWriter(
+                fileDescriptor: try openFIFO(path, flags: all),
+                name: path,
+                ownsDescriptor: true
+            )
         case .failure(let error):
             throw OutputError(code: .createFailed, name: path, function: "open", errno: error.rawValue)
+        }
+    }
+
+    /// Opens the FIFO at `path` for writing, waiting for a reader as a blocking `open(2)` does, but hearing a stop
+    /// signal meanwhile (``StopRequests``): the open waits on a thread of its own while this one polls for a stop.
+    /// A thread left waiting after a stop ends with the process, which is stopping.
+    /// - Throws: ``OutputError``: ``OutputError/Code/interrupted`` on a stop, ``OutputError/Code/createFailed``.
+    static func openFIFO(_ path: String, flags: Int32) throws(OutputError) -> Int32 {
+        if case .success(let fd) = retryingOnInterrupt({ Glibc.open(path, flags | O_NONBLOCK, 0o644) }) {
+            // A reader is there already.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            return fd
+        }
+        let done = eventfd(0, Int32(EFD_CLOEXEC))
+        guard done >= 0 else { throw OutputError(code: .createFailed, name: path, function: "eventfd", errno: errno) }
+        let result = OpenResult()
+        BackgroundThread.start { [result] in
+            let opened = retryingOnInterrupt { Glibc.open(path, flags, 0o644) }
+            result.store(opened)
+            var one: UInt64 = 1
+            _ = Glibc.write(done, &one, MemoryLayout<UInt64>.size)
+        }
+        var entries = [pollfd(fd: done, events: Int16(POLLIN), revents: 0)]
+        if let stop = StopRequests.descriptor { entries.append(pollfd(fd: stop, events: Int16(POLLIN), revents: 0)) }
+        while true {
+            _ = retryingOnInterrupt { poll(&entries, nfds_t(entries.count), -1) }
+            if entries[0].revents != 0 { break }
+            if entries.count > 1, entries[1].revents != 0 {
+                // The thread still owns `done`; it is closed with the process.
+                throw .interrupted(path)
+            }
+        }
+        closeDescriptor(done)
+        switch result.load() {
+        case .success(let fd)?: return fd
+        case .failure(let error)?:
+            throw OutputError(code: .createFailed, name: path, function: "open", errno: error.rawValue)
+        case nil: throw OutputError(code: .createFailed, name: path, function: "open", errno: EINTR)
         }
     }
 
@@ -136,22 +192,30 @@ public final class FileDescriptorWriter: @unchecked Sendable {
     }
 
     /// Writes all of `buffer`, or returns why not.
+    ///
+    /// A descriptor that can block (a pipe, a FIFO, a terminal) is written only once `poll` says it takes data, and
+    /// the wait also hears a stop signal (``interruptDescriptor``, ``StopRequests``). A text of at most `PIPE_BUF`
+    /// bytes (a line) then goes in one write that cannot block, so a stop falls between complete lines; a longer
+    /// one (an SVG, a recording) goes `PIPE_BUF` bytes at a time, each after such a wait, so a stalled reader never
+    /// makes the process deaf, and a stop may cut it.
     private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, knownWritable: Bool) -> OutputError? {
         guard let base = buffer.baseAddress else { return nil }
-        if !knownWritable, !neverBlocks, let interruptDescriptor,
-            !waitUntilWritable(orReadable: interruptDescriptor)
-        {
-            return .interrupted(name)
+        if fileDescriptor == STDOUT_FILENO, StandardStreams.outputWasClosed {
+            // Started with stdout closed (`>&-`): writing into the /dev/null put in its place would lose it all.
+            return OutputError(code: .writeFailed, name: name, function: "write", errno: EBADF)
         }
+        let waits = !neverBlocks
+        let piece = waits ? Self.smallWriteLimit : buffer.count
         var offset = 0
         while offset < buffer.count {
-            switch retryingOnInterrupt({ Glibc.write(fileDescriptor, base + offset, buffer.count - offset) }) {
+            if waits, !(knownWritable && offset == 0), !waitUntilWritable() { return .interrupted(name) }
+            let count = Swift.min(piece, buffer.count - offset)
+            switch retryingOnInterrupt({ Glibc.write(fileDescriptor, base + offset, count) }) {
             case .success(let written):
                 offset += written
             case .failure(let error) where error.rawValue == EAGAIN:
-                // A non-blocking descriptor inherited from the caller: wait until it takes more.
-                var entry = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
-                _ = retryingOnInterrupt { poll(&entry, 1, -1) }
+                // A non-blocking descriptor inherited from the caller: the next wait sees when it takes more.
+                if !waits, !waitUntilWritable() { return .interrupted(name) }
             case .failure(let error) where error.rawValue == EPIPE:
                 return .closed(name)
             case .failure(let error):
@@ -177,17 +241,19 @@ public final class FileDescriptorWriter: @unchecked Sendable {
         }
     }
 
-    /// Waits until the output can take data, or `interrupt` becomes readable (then false). Only the start of a
-    /// text waits here: once begun, a line is finished, so a reader never sees half of one.
-    private func waitUntilWritable(orReadable interrupt: Int32) -> Bool {
-        var entries = [
-            pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0),
-            pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0),
-        ]
+    /// Waits until the output can take data (true), or a stop signal is pending (false): on ``interruptDescriptor``
+    /// (the poll loop's signalfd) or on ``StopRequests``.
+    private func waitUntilWritable() -> Bool {
+        var entries = [pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)]
+        for stop in [interruptDescriptor, StopRequests.descriptor].compactMap({ $0 }) {
+            entries.append(pollfd(fd: stop, events: Int16(POLLIN), revents: 0))
+        }
         while true {
-            guard case .success = retryingOnInterrupt({ poll(&entries, 2, -1) }) else { return true }
+            guard case .success = retryingOnInterrupt({ poll(&entries, nfds_t(entries.count), -1) }) else {
+                return true
+            }
             if entries[0].revents != 0 { return true }
-            if entries[1].revents != 0 { return false }
+            if entries.dropFirst().contains(where: { $0.revents != 0 }) { return false }
         }
     }
 
@@ -220,4 +286,22 @@ public final class FileDescriptorWriter: @unchecked Sendable {
 
     /// Whether the descriptor is a terminal. The corresponding C function is `isatty(3)`.
     public var isTerminal: Bool { isatty(fileDescriptor) == 1 }
+}
+
+/// The outcome of an `open(2)` made on another thread.
+private final class OpenResult: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private var value: Result<Int32, Errno>?
+
+    func store(_ result: Result<Int32, Errno>) {
+        lock.lock()
+        value = result
+        lock.unlock()
+    }
+
+    func load() -> Result<Int32, Errno>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }

@@ -33,6 +33,9 @@ public final class InputFile {
     /// - Throws: ``OutputError`` with ``OutputError/Code/readFailed`` naming the path (missing, unreadable).
     public init(path: String) throws(OutputError) {
         if path == "-" {
+            if StandardStreams.inputWasClosed {
+                throw OutputError(code: .readFailed, name: "standard input", function: "read", errno: EBADF)
+            }
             fileDescriptor = STDIN_FILENO
             ownsDescriptor = false
         } else {

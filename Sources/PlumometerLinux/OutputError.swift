@@ -59,6 +59,11 @@ public struct OutputError: Error, CustomStringConvertible, Sendable, Hashable {
         switch code {
         case .closed: "the reader of \(name) went away (\(function): \(errnoText)); stopping."
         case .interrupted: "a stop signal came while \(name) was not taking data; stopped between complete lines."
+        case .writeFailed where errno == EBADF && name == "standard output":
+            "cannot write to standard output: it is closed (started with >&-). Give it a file or a pipe."
+        case .readFailed where errno == EBADF && name == "standard input":
+            "cannot read standard input: it is closed (started with <&-). Give the recording on standard input, "
+                + "or name its file."
         case .writeFailed: "cannot write to \(name): \(errnoText)."
         case .createFailed where errno == ELOOP:
             "cannot write \(name): it is a symbolic link, and plumometer never writes through one (it could point at "

@@ -153,8 +153,17 @@ public struct CSVFormatter: LineFormatter {
         NumberText.seconds(time) + ",," + Self.field(path) + Self.noContact + ",,,removed,\n"
     }
 
-    /// A CSV field, quoted when it holds a comma, a quote or a line break.
-    static func field(_ text: String) -> String {
+    /// A CSV field, quoted when it holds a comma, a quote or a line break; other control characters (ESC, BEL, ...)
+    /// escaped as for a terminal (``Swift/String/forTerminal``), since CSV is read on one as often as in a program.
+    static func field(_ raw: String) -> String {
+        var text = raw
+        if raw.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
+            // Line breaks (CR, LF) and tabs stay: quoting carries them.
+            text = ""
+            for scalar in raw.unicodeScalars {
+                if scalar == "\r" { text.unicodeScalars.append(scalar) } else { text += String(scalar).forTerminal }
+            }
+        }
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
     }

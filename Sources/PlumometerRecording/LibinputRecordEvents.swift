@@ -12,6 +12,8 @@ import PlumometerCore
 struct LibinputEventsParser: Sendable {
     /// The largest non-`evdev` entry (a `- libinput:` or `- hid:` item) kept while it is read.
     static let maximumEntryLength = 1 << 20
+    /// The levels of nesting around an item's keys: the document, `devices`, the device, `events`, the item.
+    static let itemDepth = 5
 
     let parentIndent: Int
     let interpreter: LibinputRecordInterpreter
@@ -189,7 +191,7 @@ struct LibinputEventsParser: Sendable {
                 throw interpreter.fail(key, "'evdev' must be a list of [sec, usec, type, code, value], found nothing")
             }
         case .evdevRest(let key, let keyIndent, let lines):
-            var parser = YAMLParser(scanner: lines, fileName: interpreter.fileName)
+            var parser = YAMLParser(scanner: lines, fileName: interpreter.fileName, depth: Self.itemDepth)
             let rest = try parser.parseMapping(indent: keyIndent, inlineFirst: nil)
             if let extra = try parser.peek() {
                 throw interpreter.fail(
@@ -214,7 +216,12 @@ struct LibinputEventsParser: Sendable {
 
     /// One frame entry: a flow list on one or more lines, or a scalar (an error the interpreter words).
     private func event(_ frame: PendingFrame) throws(RecordingError) -> RawEvent {
-        var flow = FlowParser(bytes: frame.text, line: frame.line, fileName: interpreter.fileName)
+        var flow = FlowParser(
+            bytes: frame.text,
+            line: frame.line,
+            fileName: interpreter.fileName,
+            depth: Self.itemDepth + 1
+        )
         let node: YAMLNode
         if frame.text.first == UInt8(ascii: "[") || frame.text.first == UInt8(ascii: "{") {
             node = try flow.parseValue()
@@ -233,7 +240,7 @@ struct LibinputEventsParser: Sendable {
 
     /// An item gathered whole: parsed as YAML; its `evdev` lists give events, other keys are only checked.
     private func readWhole(_ lines: LineScanner, events: inout [(RawEvent, Int)]) throws(RecordingError) {
-        var parser = YAMLParser(scanner: lines, fileName: interpreter.fileName)
+        var parser = YAMLParser(scanner: lines, fileName: interpreter.fileName, depth: Self.itemDepth - 1)
         guard let first = try parser.peek() else { return }
         let item = try parser.parseSequence(indentOneItem: first.indent)
         if let extra = try parser.peek() {

@@ -96,6 +96,9 @@ struct LibinputRecordOutline: Sendable {
         if isItem, devicesIndent == nil || devicesIndent == indent {
             devicesIndent = indent
             deviceCount += 1
+            guard deviceCount <= RecordingLimits.maximumDeviceCount else {
+                throw interpreter.fail(raw.number, LibinputRecordInterpreter.deviceCountMessage)
+            }
             var key = start + 1
             while key < raw.range.upperBound, bytes[key] == UInt8(ascii: " ") { key += 1 }
             deviceKeyIndent = key - raw.range.lowerBound

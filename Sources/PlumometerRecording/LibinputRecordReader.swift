@@ -30,6 +30,9 @@ struct LibinputRecordInterpreter: Sendable {
         guard case .sequence(let deviceNodes) = devicesNode.value, !deviceNodes.isEmpty else {
             throw fail(devicesNode.line, "'devices' must be a non-empty list, found \(devicesNode.kind)")
         }
+        guard deviceNodes.count <= RecordingLimits.maximumDeviceCount else {
+            throw fail(deviceNodes[RecordingLimits.maximumDeviceCount].line, Self.deviceCountMessage)
+        }
         if !partial, let ndevices = document["ndevices"] {
             let count = try integer(ndevices, "ndevices", bounds: 0...Int64(Int32.max))
             guard count == Int64(deviceNodes.count) else {
@@ -38,6 +41,9 @@ struct LibinputRecordInterpreter: Sendable {
         }
         return deviceNodes
     }
+
+    static let deviceCountMessage =
+        "more than \(RecordingLimits.maximumDeviceCount) devices in one recording (the limit)"
 
     func fail(_ line: Int?, _ message: String) -> RecordingError {
         RecordingError(file: fileName, line: line, message: message)

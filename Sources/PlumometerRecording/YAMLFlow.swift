@@ -32,11 +32,15 @@ struct FlowParser {
     var index = 0
     let line: Int
     let fileName: String
+    /// The levels of lists and mappings open around the text (the block structure it sits in), then the flow
+    /// collections open at ``index``: at most ``RecordingLimits/maximumNesting``.
+    var depth: Int
 
-    init(bytes: [UInt8], line: Int, fileName: String) {
+    init(bytes: [UInt8], line: Int, fileName: String, depth: Int = 0) {
         self.bytes = bytes
         self.line = line
         self.fileName = fileName
+        self.depth = depth
     }
 
     func fail(_ message: String) -> RecordingError {
@@ -47,10 +51,18 @@ struct FlowParser {
         while index < bytes.count, ASCII.isSpace(bytes[index]) { index += 1 }
     }
 
+    /// Parses one value; collections nest at most ``RecordingLimits/maximumNesting`` deep (each level is a frame
+    /// of this recursion) and hold at most ``RecordingLimits/maximumListLength`` items.
     mutating func parseValue() throws(RecordingError) -> YAMLNode {
         skipSpaces()
         guard index < bytes.count else { throw fail("expected a value, found the end of the line") }
-        switch bytes[index] {
+        let opener = bytes[index]
+        if opener == UInt8(ascii: "[") || opener == UInt8(ascii: "{") {
+            guard depth < RecordingLimits.maximumNesting else { throw fail(Self.nestingMessage) }
+            depth += 1
+        }
+        defer { if opener == UInt8(ascii: "[") || opener == UInt8(ascii: "{") { depth -= 1 } }
+        switch opener {
         case UInt8(ascii: "["):
             index += 1
             var items: [YAMLNode] = []
@@ -61,6 +73,7 @@ struct FlowParser {
                     index += 1
                     break
                 }
+                guard items.count < RecordingLimits.maximumListLength else { throw fail(Self.listMessage) }
                 items.append(try parseValue())
                 skipSpaces()
                 guard index < bytes.count else { throw fail("unclosed '['") }
@@ -81,6 +94,7 @@ struct FlowParser {
                     index += 1
                     break
                 }
+                guard entries.count < RecordingLimits.maximumListLength else { throw fail(Self.listMessage) }
                 let key = try parseScalar(inMapping: true)
                 skipSpaces()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
@@ -120,8 +134,17 @@ struct FlowParser {
         var end = index
         while end > start, ASCII.isSpace(bytes[end - 1]) { end -= 1 }
         if end == start { throw fail("empty value in a flow collection") }
+        if end - start > RecordingLimits.maximumScalarLength { throw fail(Self.scalarMessage) }
         return bytes.text(start..<end)
     }
+
+    /// The errors of the limits, each naming its limit.
+    static let nestingMessage =
+        "lists and mappings nested more than \(RecordingLimits.maximumNesting) levels deep (the limit)"
+    static let listMessage =
+        "a list or mapping of more than \(RecordingLimits.maximumListLength) items (the limit)"
+    static let scalarMessage =
+        "a value longer than \(byteCount(RecordingLimits.maximumScalarLength)) (the limit)"
 
     mutating func parseQuoted() throws(RecordingError) -> String {
         let quote = bytes[index]
@@ -129,6 +152,7 @@ struct FlowParser {
         var result: [UInt8] = []
         while true {
             guard index < bytes.count else { throw fail("unclosed quoted string") }
+            if result.count > RecordingLimits.maximumScalarLength { throw fail(Self.scalarMessage) }
             let byte = bytes[index]
             index += 1
             if byte == quote {

@@ -48,12 +48,23 @@ struct YAMLParser {
     var scanner: LineScanner
     let fileName: String
     private var peeked: YAMLLine?
+    /// The block lists and mappings open (plus those around the text, for a part of a file): each is a frame of
+    /// the recursion, so at most ``RecordingLimits/maximumNesting``.
+    private(set) var depth: Int
 
     var bytes: [UInt8] { scanner.bytes }
 
-    init(scanner: LineScanner, fileName: String) {
+    init(scanner: LineScanner, fileName: String, depth: Int = 0) {
         self.scanner = scanner
         self.fileName = fileName
+        self.depth = depth
+    }
+
+    /// Enters one more level of nesting.
+    /// - Throws: `RecordingError` at `line` beyond ``RecordingLimits/maximumNesting``.
+    private mutating func enter(_ line: Int) throws(RecordingError) {
+        guard depth < RecordingLimits.maximumNesting else { throw fail(line, FlowParser.nestingMessage) }
+        depth += 1
     }
 
     func fail(_ line: Int?, _ message: String) -> RecordingError {
@@ -182,7 +193,12 @@ struct YAMLParser {
     mutating func parseSequence(indent: Int) throws(RecordingError) -> YAMLNode {
         var items: [YAMLNode] = []
         let startLine = try peek()?.number ?? 0
+        try enter(startLine)
+        defer { depth -= 1 }
         while let line = try peek(), line.indent == indent, isSequenceItem(line) {
+            guard items.count < RecordingLimits.maximumListLength else {
+                throw fail(line.number, FlowParser.listMessage)
+            }
             items.append(try parseSequence(indentOneItem: indent))
         }
         if let line = try peek(), line.indent > indent {
@@ -223,6 +239,8 @@ struct YAMLParser {
         var pending = inlineFirst
         let peekedLine = try peek()?.number ?? 0
         let startLine = inlineFirst?.number ?? peekedLine
+        try enter(startLine)
+        defer { depth -= 1 }
         while true {
             let line: YAMLLine
             if let first = pending {
@@ -248,6 +266,9 @@ struct YAMLParser {
             }
             guard let colon = mappingKeyEnd(line.content) else {
                 throw fail(line.number, "expected 'key: value', found '\(bytes.quoted(line.content))'")
+            }
+            guard entries.count < RecordingLimits.maximumListLength else {
+                throw fail(line.number, FlowParser.listMessage)
             }
             let key = try parseScalarText(line.content.lowerBound..<colon, line: line.number)
             if let previous = firstLines[key] {
@@ -353,7 +374,7 @@ struct YAMLParser {
             text.append(contentsOf: chunk)
             state.scan(chunk)
         }
-        var flow = FlowParser(bytes: text, line: line.number, fileName: fileName)
+        var flow = FlowParser(bytes: text, line: line.number, fileName: fileName, depth: depth)
         let node = try flow.parseValue()
         flow.skipSpaces()
         if flow.index < text.count {
@@ -381,6 +402,7 @@ struct YAMLParser {
             }
             return text
         }
+        if range.count > RecordingLimits.maximumScalarLength { throw fail(line, FlowParser.scalarMessage) }
         return bytes.text(range)
     }
 }

@@ -134,6 +134,8 @@ import Testing
         )
         #expect(CSVFormatter.field("plain") == "plain")
         #expect(CSVFormatter.field("a\rb") == "\"a\rb\"")
+        // ESC and BEL from a device name reach no terminal raw (a CSV is `cat` as often as parsed).
+        #expect(CSVFormatter.field("a\u{1B}[2J\u{07}b") == "a\\x1b[2J\\x07b")
     }
 
     @Test func devicesAndRemovalsAreRowsOfTheirOwnType() {

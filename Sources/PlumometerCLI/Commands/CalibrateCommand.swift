@@ -238,7 +238,7 @@ enum CalibrateCommand {
 
     static func text(_ calibration: Calibration, savedPath: String?, notSaved: String = "--no-save") -> String {
         var lines = [
-            "device:     \(calibration.device.name.forTerminal) [\(calibration.device.idString)]",
+            "device:     \(calibration.device.name.forTerminalName) [\(calibration.device.idString)]",
             "fit:        grams = " + NumberText.fixed(calibration.slope, 6) + " * pressure "
                 + (calibration.intercept < 0 ? "- " : "+ ") + NumberText.fixed(Swift.abs(calibration.intercept), 3),
         ]
@@ -308,7 +308,7 @@ enum CalibrateCommand {
 struct CalibrationSource {
     enum Origin {
         case device(LiveSource)
-        case recording(RecordedDevice)
+        case recording(ArrivingDevice)
     }
 
     let origin: Origin
@@ -316,7 +316,7 @@ struct CalibrationSource {
 
     init(_ arguments: ParsedArguments) throws {
         if let file = try arguments.value(of: CalibrateCommand.Options.replay) {
-            let device = try RecordingFile.device(file, selector: nil)
+            let device = try ArrivingDevice(path: file)
             origin = .recording(device)
             description = device.description
         } else {
@@ -341,12 +341,11 @@ struct CalibrationSource {
         Diagnostics.writeError(guide.prompt() + "\n")
         switch origin {
         case .recording(let recorded):
-            var player = RecordingPlayer(recorded)
-            if try !player.play(until: nil, into: guide), player.failure == nil {
-                // A recording that ends with a weight at rest: let the stability window pass.
-                _ = try player.play(until: player.lastTime.adding(seconds: 1), into: guide)
+            // A recording that ends with a weight at rest: the stability window passes (settle).
+            if let failure = try recorded.play(into: guide).failure { throw failure }
+            if recorded.stoppedBySignal {
+                throw CLIError.runtime("calibration interrupted before every weight was captured; nothing was saved.")
             }
-            if let failure = player.failure { throw failure }
         case .device(let source):
             defer { source.close() }
             let driver = try Driver()

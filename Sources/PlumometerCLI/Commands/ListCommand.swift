@@ -54,7 +54,9 @@ enum ListCommand {
         if report.best == nil {
             Diagnostics.note(report.whyNothingUsable)
         } else if let best = report.best {
-            Diagnostics.note("best: \(best.node) (\(best.name)); 'plumometer' reads it by default")
+            Diagnostics.note(
+                "best: \(best.node.forTerminalName) (\(best.name.forTerminalName)); 'plumometer' reads it by default"
+            )
         }
     }
 

@@ -119,6 +119,8 @@ enum PlotCommand {
             throw CLIError.runtime("stopped before \(name) described a device; nothing was plotted.")
         }
         try pipeline.flush()
+        // A recording that breaks before its first reading has nothing to plot: an SVG already there is kept.
+        if let failure = source.failure, output.count == 0 { throw failure }
         // A malformed line ends the recording early: what came before it is plotted, and the error says where.
         let svg = output.render(
             date: dateText(["SOURCE_DATE_EPOCH": FileSystem.environment("SOURCE_DATE_EPOCH")].compactMapValues { $0 })

@@ -66,18 +66,17 @@ enum ProbeCommand {
         let staticOnly = arguments.flag(Options.staticOnly)
         let result: ProbeResult
         if let file = try arguments.value(of: Options.replay) {
-            let recorded = try RecordingFile.device(file, selector: nil)
-            var player = RecordingPlayer(recorded)
+            let recorded = try ArrivingDevice(path: file)
             let path = recorded.node ?? recorded.description.path
-            if staticOnly || player.isFinished {
+            if staticOnly || recorded.first == nil {
                 if !staticOnly { Diagnostics.note("\(file) holds no events: the static part only.") }
                 result = ProbeResult(description: recorded.description, path: path, report: nil)
             } else {
                 let probe = GuidedProbe(description: recorded.description, configuration: configuration)
-                probe.begin(at: player.startTime)
-                _ = try player.play(until: nil, into: probe)
-                if let failure = player.failure { throw failure }
-                probe.end(at: player.lastTime)
+                probe.begin(at: recorded.startTime)
+                let played = try recorded.play(into: probe)
+                if let failure = played.failure { throw failure }
+                probe.end(at: played.lastTime)
                 result = ProbeResult(description: recorded.description, path: path, report: probe.report)
             }
         } else {

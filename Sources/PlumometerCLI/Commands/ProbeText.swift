@@ -8,7 +8,7 @@ enum ProbeText {
         let description = result.description
         let classification = result.classification
         var lines = [
-            "device:    \(description.name.forTerminal) [\(description.identity.idString)] \(result.path.forTerminal)",
+            "device:    \(description.name.forTerminalName) [\(description.identity.idString)] \(result.path.forTerminalName)",
             "verdict:   \(result.sensing.rawValue)" + (result.report.map { $0.conclusive ? "" : " (static)" } ?? ""),
         ]
         if classification.semiMultitouch {

@@ -64,6 +64,9 @@ extension StreamCommand: Command {
 enum StreamCommand {
     static func run(_ arguments: ParsedArguments) throws {
         let settings = try arguments.readingSettings()
+        // Every value checked before anything is opened: a bad --duration used to open the device and write its
+        // `device` record before the usage error.
+        let duration = try arguments.value(of: Options.duration).map { Int64($0 * 1_000_000) }
         let file = try arguments.value(of: Options.output)
         let sink = try file.map { path throws(OutputError) in
             path == "-" ? FileDescriptorWriter.standardOutput() : try FileDescriptorWriter.append(path)
@@ -100,7 +103,6 @@ enum StreamCommand {
         // Also while waiting for a device: q quits.
         session.attachKeys()
         session.driver.onHangup = { try stream.reopen() }
-        let duration = try arguments.value(of: Options.duration).map { Int64($0 * 1_000_000) }
         let limited = session.output as? FrameLimitOutput
         try session.run(LimitedSource(stream, duration: duration) { limited?.isFull ?? false })
     }

@@ -97,7 +97,7 @@ enum WeighCommand {
         let weighing: Weighing
         let path: String
         if let file = try arguments.value(of: Options.replay) {
-            let recorded = try RecordingFile.device(file, selector: nil)
+            let recorded = try ArrivingDevice(path: file)
             path = recorded.description.path
             weighing = try Weighing(
                 recorded.description,
@@ -246,12 +246,12 @@ final class Weighing: FrameConsumer {
 
     /// Plays a recording until a stable reading, its end (its last event: nothing rests after it that it does not
     /// show) or `timeout` seconds of its own time.
-    func weigh(_ recorded: RecordedDevice, timeout: Double) throws {
-        var player = RecordingPlayer(recorded)
-        kernelDeadline = player.startTime.adding(seconds: timeout)
+    func weigh(_ recorded: ArrivingDevice, timeout: Double) throws {
+        kernelDeadline = recorded.startTime.adding(seconds: timeout)
         Diagnostics.note("weighing what \(path) shows once it rests still")
-        _ = try player.play(until: nil, into: self)
-        if let failure = player.failure, result == nil { throw failure }
+        let played = try recorded.play(into: self)
+        stoppedBySignal = recorded.stoppedBySignal
+        if let failure = played.failure, result == nil { throw failure }
     }
 
     /// Reads a device until a stable reading, `timeout` seconds of the wall clock, or a stop signal.

@@ -57,10 +57,18 @@ enum ProfileStore {
         directory + "/" + fileName(for: identity)
     }
 
+    /// The largest profile read: one holds a few hundred bytes.
+    static let maximumProfileSize = 1 << 20
+
     /// Loads a profile file; decoding refuses a fit that ``Calibration/validate()`` refuses.
     /// - Throws: ``CLIError`` naming the file when it cannot be read or is not a usable profile.
     static func load(path: String) throws -> Profile {
-        guard let data = try? Files.read(path) else {
+        let data: [UInt8]
+        do {
+            data = try Files.readSmall(path, limit: maximumProfileSize)
+        } catch let error as SmallFileError {
+            throw CLIError.runtime("cannot read profile: \(error.description).")
+        } catch {
             throw CLIError.runtime(
                 "cannot read profile \(path): no such file or not readable. Check the path, or run 'plumometer calibrate' to make one."
             )
@@ -146,6 +154,9 @@ enum ProfileStore {
     private static func describe(_ error: any Error) -> String {
         if let error = error as? CalibrationJSONError { return error.description }
         if let error = error as? OutputError { return "\(error.function): \(error.errnoText)" }
+        if let error = error as? NotAFileError {
+            return "it is \(error.kind), and plumometer replaces only regular files"
+        }
         return "\(error)"
     }
 }

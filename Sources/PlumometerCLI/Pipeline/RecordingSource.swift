@@ -177,9 +177,18 @@ final class RecordingSource: FrameSource {
     /// Whether the recording arrives as it is played and has nothing more yet: poll its input.
     var isWaiting: Bool { player.isWaiting }
 
+    /// The latest event time played.
+    var lastTime: EventTime { player.lastTime }
+
+    /// Whether the consumer asked to stop (rather than the recording ending).
+    private(set) var consumerStopped = false
+
     func due() throws -> Due {
         guard let speed = pacing.speed else {
-            if try player.play(until: nil, limit: Self.fastBatch, into: consumer) { return .finished }
+            if try player.play(until: nil, limit: Self.fastBatch, into: consumer) {
+                consumerStopped = true
+                return .finished
+            }
             if player.isWaiting { return .idle }
             return player.isFinished ? .finished : .within(0)
         }
@@ -188,7 +197,10 @@ final class RecordingSource: FrameSource {
         // The device time that corresponds to now on the wall clock, the time stopped by Ctrl-Z left out.
         let elapsed = Double(MonotonicClock.playbackNow().microseconds - start.microseconds) * speed
         let now = EventTime(microseconds: player.startTime.microseconds + clampedMicroseconds(elapsed))
-        if try player.play(until: now, into: consumer) { return .finished }
+        if try player.play(until: now, into: consumer) {
+            consumerStopped = true
+            return .finished
+        }
         var due: EventTime
         if let next = player.next {
             due = next.time
