@@ -1,0 +1,311 @@
+"""The kernel tier's guest: runs inside the VM that scripts/test-kernel boots, as root, with the host's filesystem.
+
+Every scenario drives a real kernel driver (through uhid or uinput) and reads it with the built plumometer. The
+verdicts are lines on stdout that start with "KT ": `KT PASS name`, `KT FAIL name: why`, `KT DRIVERS a b c`,
+`KT DONE`; anything else is log. Run one scenario by hand in a guest:
+
+    vng --run /var/cache/plumometer-kernels/kernels/7.3/*/vmlinuz --disable-kvm --cpus 2 --memory 1G --user root \
+        --rw --exec "/usr/bin/python3 Tests/Kernel/guest.py --binary .build/debug/plumometer --scenario mt2"
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import hid_devices  # noqa: E402
+import plumo  # noqa: E402
+from plumo import Failure, Stream, check, pressures  # noqa: E402
+
+SCENARIOS = []
+DRIVERS = set()
+
+
+def scenario(name, since=None):
+    """Register a scenario; `since` (major, minor) is the first kernel where it applies, as the issue specifies."""
+
+    def register(function):
+        SCENARIOS.append((name, since, function))
+        return function
+
+    return register
+
+
+def kernel_version():
+    parts = os.uname().release.split(".")
+    return int(parts[0]), int(parts[1].split("-")[0].split("+")[0])
+
+
+def log(*words):
+    print(*words, flush=True)
+
+
+def settle_udev():
+    subprocess.run(["udevadm", "settle", "-t", "20"], check=False)
+
+
+def driver_of(node):
+    """The HID driver bound to the device behind an event node (its hid device's driver link)."""
+    hid = os.path.realpath(f"/sys/class/input/{os.path.basename(node)}/device/device")
+    link = os.path.join(hid, "driver")
+    return os.path.basename(os.path.realpath(link)) if os.path.exists(link) else "none"
+
+
+def pick_node(device, want_name_suffix=None, need_pressure=True):
+    """The event node of a uhid device with a pressure axis (hid-multitouch makes one per application)."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        for node, name in device.uhid.event_node():
+            caps = open(f"/sys/class/input/{os.path.basename(node)}/device/capabilities/abs").read().split()
+            abs_bits = 0
+            for word in caps:
+                abs_bits = (abs_bits << 64) | int(word, 16)
+            has_pressure = bool(abs_bits & (1 << 0x3A)) or bool(abs_bits & (1 << 0x18))
+            if need_pressure and not has_pressure:
+                continue
+            if want_name_suffix and not name.endswith(want_name_suffix):
+                continue
+            settle_udev()
+            return node, name
+        time.sleep(0.1)
+    found = device.uhid.event_node()
+    raise Failure(f"no event node with a pressure axis among {found}")
+
+
+def properties(node):
+    text = open(f"/sys/class/input/{os.path.basename(node)}/device/properties").read().split()
+    value = 0
+    for word in text:
+        value = (value << 64) | int(word, 16)
+    return value
+
+
+# --- what list, probe --static and the stream's device record say ---------------------------------------------------
+def check_descriptions(node, name, device, id_prefix):
+    lo, hi = device.pressure_range
+    listed = [d for d in plumo.run_json("list", "-f", "json") if d.get("node") == node]
+    check(len(listed) == 1, f"list -f json does not show {node} once: {listed}")
+    entry = listed[0]
+    check(entry.get("usable") is True, f"list: {node} not usable: {entry}")
+    check(entry.get("name") == name, f"list: name {entry.get('name')!r}, the kernel's is {name!r}")
+    check(str(entry.get("id", "")).startswith(id_prefix), f"list: id {entry.get('id')!r}, expected {id_prefix}...")
+    axis = entry.get("pressure") or {}
+    check(
+        (axis.get("min"), axis.get("max")) == (lo, hi),
+        f"list: pressure range {axis}, the driver declares {lo}..{hi}",
+    )
+    probe = plumo.run_json("probe", "--static", "-f", "json", "-d", node)
+    check(probe.get("device", {}).get("path") == node, f"probe --static: device {probe.get('device')}, not {node}")
+    check(probe.get("device", {}).get("name") == name, f"probe --static: name {probe.get('device')}")
+    check(
+        probe.get("static_verdict") not in (None, "none", "bogus"),
+        f"probe --static: verdict {probe.get('static_verdict')!r}",
+    )
+    return entry, probe
+
+
+def check_device_record(record, node, name, device, id_prefix):
+    check(record is not None and record.get("type") == "device", f"stream: first record is not a device: {record}")
+    lo, hi = device.pressure_range
+    check(record.get("name") == name, f"stream device record: name {record.get('name')!r}, not {name!r}")
+    check(record.get("device") == node, f"stream device record: device {record.get('device')!r}, not {node}")
+    check(str(record.get("id", "")).startswith(id_prefix), f"stream device record: id {record.get('id')!r}")
+    axis = record.get("pressure") or {}
+    check((axis.get("min"), axis.get("max")) == (lo, hi), f"stream device record: pressure {axis}, not {lo}..{hi}")
+
+
+# --- a scripted session, asserted frame by frame ---------------------------------------------------------------------
+def run_session(device, stream, steps):
+    """Play steps [(what, {finger: (x, y, pressure)}, heaviest finger or None)] and check every frame.
+
+    After each step: the first frame that changes the pressures carries exactly the fingers of the step with their
+    pressures, positions and percent of the axis; then, with the device sending nothing new, the readings settle: the
+    pressures stay as they are, every contact becomes stable, the heaviest mark rests on the expected finger, and
+    no record follows."""
+    lo, hi = device.pressure_range
+    finger_of = {}  # plumometer contact id -> finger
+    before = {}
+    frames = 0
+    for what, fingers, heaviest in steps:
+        device.touch(fingers)
+        # The first frame whose pressures differ from the last state: stability ticks in between change nothing.
+        deadline = time.monotonic() + 15
+        while True:
+            record = stream.next(max(0.1, deadline - time.monotonic()))
+            check(record is not None, f"{what}: no frame within 15 s ({stream.tail()})")
+            if record.get("type") != "frame":
+                continue
+            frames += 1
+            if pressures(record) != before:
+                break
+        contacts = record["contacts"]
+        new_ids = [c["id"] for c in contacts if c["id"] not in finger_of]
+        placed = [f for f in fingers if f not in finger_of.values()]
+        check(len(new_ids) == len(placed), f"{what}: new contacts {new_ids}, expected {len(placed)} ({contacts})")
+        for cid, finger in zip(sorted(new_ids), sorted(placed)):
+            finger_of[cid] = finger
+        seen = {finger_of[c["id"]]: c for c in contacts}
+        check(sorted(seen) == sorted(fingers), f"{what}: contacts {sorted(seen)}, expected {sorted(fingers)}")
+        for finger, (x, y, pressure) in fingers.items():
+            c = seen[finger]
+            check(c["pressure"] == pressure, f"{what}: finger {finger} pressure {c['pressure']}, sent {pressure}")
+            check((c["x"], c["y"]) == (x, y), f"{what}: finger {finger} at {(c['x'], c['y'])}, sent {(x, y)}")
+            percent = round(100.0 * (pressure - lo) / (hi - lo), 1)
+            check(abs(c["percent"] - percent) < 0.051, f"{what}: finger {finger} {c['percent']}%, expected {percent}%")
+        before = pressures(record)
+        # The rest: nothing sent; the state holds, becomes stable, the heaviest mark settles.
+        last = record
+        deadline = time.monotonic() + 10
+        while fingers and not all(c.get("stable") for c in last["contacts"]):
+            check(time.monotonic() < deadline, f"{what}: contacts never became stable: {last['contacts']}")
+            record = stream.next(max(0.1, deadline - time.monotonic()))
+            check(record is not None, f"{what}: no stability record within 10 s: {last['contacts']}")
+            if record.get("type") != "frame":
+                continue
+            frames += 1
+            check(pressures(record) == before, f"{what}: pressures moved while resting: {record['contacts']}")
+            last = record
+        extra = [r for r in stream.pending(0.6) if r.get("type") == "frame"]
+        check(not extra, f"{what}: {len(extra)} frames while everything rested: {extra[:2]}")
+        marked = [finger_of[c["id"]] for c in last["contacts"] if c.get("heaviest")]
+        if heaviest is None:
+            check(not marked, f"{what}: heaviest mark on {marked} with nothing down")
+        else:
+            check(marked == [heaviest], f"{what}: heaviest mark on {marked}, expected finger {heaviest}")
+            ranked = sorted(last["contacts"], key=lambda c: c["rank"])
+            check(
+                [c["pressure"] for c in ranked] == sorted((c["pressure"] for c in ranked), reverse=True),
+                f"{what}: ranks do not follow the pressures: {ranked}",
+            )
+    return frames
+
+
+def pad_steps(device, light, medium, heavy, harder):
+    """Three objects placed one by one, one pressed harder, one lifted, all lifted."""
+    (x0, x1), (y0, y1) = device.x_range, device.y_range
+    at = [(x0 + (x1 - x0) * k // 4, y0 + (y1 - y0) * (k % 2 + 1) // 3) for k in (1, 2, 3)]
+    a = (*at[0], heavy)
+    b = (*at[1], medium)
+    c = (*at[2], light)
+    b2 = (*at[1], harder)
+    return [
+        ("place 1", {1: a}, 1),
+        ("place 2", {1: a, 2: b}, 1),
+        ("place 3", {1: a, 2: b, 3: c}, 1),
+        ("press 2 harder", {1: a, 2: b2, 3: c}, 2),
+        ("lift 1", {2: b2, 3: c}, 2),
+        ("lift all", {}, None),
+    ]
+
+
+def device_session(device, id_prefix, steps, name_suffix=None, expect_name=None, expect_prop=None):
+    device.create()
+    try:
+        node, name = pick_node(device, name_suffix)
+        DRIVERS.add(driver_of(node))
+        if expect_name:
+            check(name.startswith(expect_name), f"the kernel named it {name!r}, expected {expect_name!r}...")
+        if expect_prop is not None:
+            check(properties(node) & (1 << expect_prop), f"{node}: input property {expect_prop:#x} not set")
+        check_descriptions(node, name, device, id_prefix)
+        stream = Stream("-d", node)
+        try:
+            check_device_record(stream.next(20), node, name, device, id_prefix)
+            stream.pending(0.5)  # the state at open
+            frames = run_session(device, stream, steps)
+        finally:
+            status = stream.stop()
+        check(status == 0, f"stream exited {status} on SIGINT: {stream.tail()}")
+        log(f"  {name} on {node} ({driver_of(node)}): {frames} frames")
+    finally:
+        device.destroy()
+
+
+@scenario("mt2-hid-magicmouse")
+def mt2():
+    device = hid_devices.MagicTrackpad2()
+    device_session(
+        device, "0005:004c:0265", pad_steps(device, 30, 60, 120, 220), expect_name="Apple Inc. Magic Trackpad"
+    )
+    check(device.uhid.set_reports, "hid-magicmouse never sent its SET_REPORT (multitouch mode) at probe")
+
+
+@scenario("touchpad-hid-multitouch")
+def touchpad():
+    device = hid_devices.precision_touchpad(hid_devices.BUTTON_TYPE_CLICKPAD, "Precision Touchpad (uhid)")
+    device_session(
+        device, "0018:0488:108c", pad_steps(device, 3000, 7000, 12000, 25000), name_suffix="Touchpad", expect_prop=2
+    )
+
+
+@scenario("pressurepad-hid-multitouch", since=(6, 18))
+def pressurepad():
+    device = hid_devices.precision_touchpad(hid_devices.BUTTON_TYPE_PRESSUREPAD, "Pressure Pad (uhid)")
+    device_session(
+        device, "0018:0488:108c", pad_steps(device, 3000, 7000, 12000, 25000), name_suffix="Touchpad", expect_prop=7
+    )
+
+
+@scenario("touchscreen-hid-multitouch")
+def touchscreen():
+    device = hid_devices.touchscreen()
+    device_session(device, "0003:1b96:0c01", pad_steps(device, 100, 250, 500, 900))
+
+
+@scenario("pen-hid-generic")
+def pen():
+    device = hid_devices.PenTablet()
+    (x0, x1), (y0, y1) = device.x_range, device.y_range
+    steps = [
+        ("pen down", {1: (5000, 4000, 1200)}, 1),
+        ("pen harder", {1: (5000, 4000, 3000)}, 1),
+        ("pen up", {}, None),
+    ]
+    device_session(device, "0003:1234:5678", steps)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--scenario", action="append", default=[])
+    options = parser.parse_args()
+    plumo.BINARY = options.binary
+    os.environ["NO_COLOR"] = "1"
+    os.environ.setdefault("XDG_CONFIG_HOME", "/tmp/kt-config")  # no profile of the host's user
+    version = kernel_version()
+    log(f"KT INFO kernel {os.uname().release}")
+    for module in ["uhid", "uinput", "hid-magicmouse", "hid-multitouch", "hid-generic", "evdev"]:
+        loaded = subprocess.run(["modprobe", module], capture_output=True, text=True)
+        if loaded.returncode != 0:
+            log(f"KT FAIL setup: modprobe {module}: {loaded.stderr.strip()}")
+    failures = 0
+    for name, since, function in SCENARIOS:
+        if options.scenario and not any(s in name for s in options.scenario):
+            continue
+        if since and version < since:
+            log(f"KT INFO {name}: not on {version[0]}.{version[1]} (needs {since[0]}.{since[1]}+)")
+            continue
+        started = time.monotonic()
+        try:
+            function()
+        except Failure as failure:
+            failures += 1
+            log(f"KT FAIL {name}: {failure}")
+        except Exception:  # noqa: BLE001 - a broken scenario is a failure, with its traceback in the log
+            failures += 1
+            log(f"KT FAIL {name}: {traceback.format_exc().strip().splitlines()[-1]}")
+            traceback.print_exc(file=sys.stdout)
+        else:
+            log(f"KT PASS {name} ({time.monotonic() - started:.1f} s)")
+    log("KT DRIVERS " + " ".join(sorted(DRIVERS)))
+    subprocess.run("dmesg | grep -iE 'hid|input|uhid|magic' | tail -40", shell=True)
+    log("KT DONE")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
