@@ -9,9 +9,12 @@ verdicts are lines on stdout that start with "KT ": `KT PASS name`, `KT FAIL nam
 """
 
 import argparse
+import json
 import os
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 
@@ -19,9 +22,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import hid_devices  # noqa: E402
 import plumo  # noqa: E402
+import uinput  # noqa: E402
 from plumo import Failure, Stream, check, pressures  # noqa: E402
 
 SCENARIOS = []
+SCRATCH = "/tmp"
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DRIVERS = set()
 
 
@@ -211,16 +217,21 @@ def device_session(device, id_prefix, steps, name_suffix=None, expect_name=None,
             check(name.startswith(expect_name), f"the kernel named it {name!r}, expected {expect_name!r}...")
         if expect_prop is not None:
             check(properties(node) & (1 << expect_prop), f"{node}: input property {expect_prop:#x} not set")
+        t0 = time.monotonic()
         check_descriptions(node, name, device, id_prefix)
+        t1 = time.monotonic()
         stream = Stream("-d", node)
         try:
             check_device_record(stream.next(20), node, name, device, id_prefix)
+            t2 = time.monotonic()
             stream.pending(0.5)  # the state at open
             frames = run_session(device, stream, steps)
+            t3 = time.monotonic()
         finally:
             status = stream.stop()
         check(status == 0, f"stream exited {status} on SIGINT: {stream.tail()}")
-        log(f"  {name} on {node} ({driver_of(node)}): {frames} frames")
+        log(f"  {name} on {node} ({driver_of(node)}): {frames} frames; list+probe {t1 - t0:.1f} s, "
+            f"stream start {t2 - t1:.1f} s, session {t3 - t2:.1f} s, stop {time.monotonic() - t3:.1f} s")
     finally:
         device.destroy()
 
@@ -268,6 +279,274 @@ def pen():
     device_session(device, "0003:1234:5678", steps)
 
 
+
+# --- evdev's own behaviour, through uinput ---------------------------------------------------------------------------
+def open_stream_on(node, *extra):
+    stream = Stream("-d", node, *extra)
+    record = stream.next(20)
+    check(record is not None and record.get("type") == "device", f"stream {node}: no device record ({stream.tail()})")
+    stream.pending(0.4)
+    return stream
+
+
+def wait_frame(stream, want, what, timeout=15):
+    """The first frame whose raw pressures (sorted) are `want`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        record = stream.next(max(0.1, deadline - time.monotonic()))
+        if record is None:
+            break
+        if record.get("type") == "frame" and sorted(pressures(record).values()) == sorted(want):
+            return record
+    raise Failure(f"{what}: no frame with pressures {sorted(want)} ({stream.tail()})")
+
+
+@scenario("evdev-syn-dropped")
+def syn_dropped():
+    pad = uinput.Touchpad("KT Flooding Touchpad").create()
+    try:
+        settle_udev()
+        stream = open_stream_on(pad.node)
+        try:
+            pad.frame({0: (1000, 1000, 50), 1: (3000, 2000, 80)})
+            wait_frame(stream, [50, 80], "before the flood")
+            os.kill(stream.proc.pid, signal.SIGSTOP)
+            try:
+                # Thousands of frames while the reader sleeps: evdev's client buffer overflows into SYN_DROPPED.
+                for k in range(1500):
+                    pad.frame({0: (1000 + k % 7, 1000, 60 + k % 100), 1: (3000, 2000, 80 + k % 50)})
+                final = {0: (1111, 1222, 222), 2: (2500, 2500, 33)}  # slot 1 lifted, slot 2 placed
+                pad.frame(final)
+            finally:
+                os.kill(stream.proc.pid, signal.SIGCONT)
+            records = stream.pending(2.0)
+            frames = [r for r in records if r.get("type") == "frame"]
+            check(frames, f"no frame after SIGCONT ({stream.tail()})")
+            resyncs = [f for f in frames if f.get("resync")]
+            check(resyncs, f"no resync frame after the overflow among {len(frames)} frames")
+            last = frames[-1]
+            check(
+                sorted(pressures(last).values()) == [33, 222],
+                f"after the resync the last frame is {last['contacts']}, the true state is pressures 33 and 222",
+            )
+            spots = sorted((c["x"], c["y"], c["pressure"]) for c in last["contacts"])
+            check(spots == [(1111, 1222, 222), (2500, 2500, 33)], f"after the resync: {spots}")
+            log(f"  {len(frames)} frames after SIGCONT, {len(resyncs)} marked resync")
+        finally:
+            status = stream.stop()
+        check(status == 0, f"stream exited {status}")
+    finally:
+        pad.destroy()
+
+
+@scenario("evdev-grab")
+def grab():
+    pad = uinput.Touchpad("KT Grabbed Touchpad").create()
+    try:
+        settle_udev()
+        grabber = open_stream_on(pad.node, "--grab")
+        other = open_stream_on(pad.node)
+        try:
+            pad.frame({0: (1000, 1000, 70)})
+            wait_frame(grabber, [70], "the grabbing reader")
+            pad.frame({0: (1000, 1000, 90)})
+            wait_frame(grabber, [90], "the grabbing reader")
+            seen = [r for r in other.pending(1.0) if r.get("type") == "frame" and r["contacts"]]
+            check(not seen, f"another reader saw {len(seen)} frames while the device was grabbed: {seen[:1]}")
+        finally:
+            grabber.stop()
+        # The grab ends with its reader. The other reader missed the touch's tracking id while it was grabbed
+        # (evdev does not resync a reader after a grab), so the touch is lifted and placed again: now both plain
+        # readers see every frame.
+        pad.frame({})
+        second = open_stream_on(pad.node)
+        try:
+            for pressure in (40, 45, 120):
+                pad.frame({0: (1500, 1500, pressure)})
+                wait_frame(other, [pressure], "reader 1 without grab")
+                wait_frame(second, [pressure], "reader 2 without grab")
+        finally:
+            second.stop()
+            other.stop()
+    finally:
+        pad.destroy()
+
+
+@scenario("keyboard-never-opened")
+def keyboard_never_opened():
+    axes = {
+        uinput.ABS_MT_SLOT: (0, 4, 0),
+        uinput.ABS_MT_POSITION_X: (0, 4000, 40),
+        uinput.ABS_MT_POSITION_Y: (0, 3000, 40),
+        uinput.ABS_MT_TRACKING_ID: (0, 65535, 0),
+        uinput.ABS_MT_PRESSURE: (0, 255, 0),
+    }
+    keys = uinput.KEYBOARD_KEYS + [uinput.BTN_TOUCH, uinput.BTN_TOOL_FINGER]
+    keyboard = uinput.UInputDevice("KT Keyboard With Touch Surface", keys, axes).create()
+    try:
+        settle_udev()
+        kind = subprocess.run(["udevadm", "info", keyboard.node], capture_output=True, text=True).stdout
+        check("ID_INPUT_KEYBOARD=1" in kind, f"udev does not call {keyboard.node} a keyboard: {kind}")
+        watch = uinput.Inotify()
+        watch.watch(keyboard.node)
+        os.close(os.open(keyboard.node, os.O_RDONLY))
+        check(watch.opens() == 1, "the IN_OPEN watch did not see an open of our own")
+        commands = [
+            ["list"],
+            ["list", "--all"],
+            ["list", "-f", "json"],
+            ["probe", "--static"],
+            ["stream", "-f", "jsonl", "--duration", "1"],
+            ["weigh", "--timeout", "1"],
+            ["stream", "-f", "jsonl", "--duration", "1", "-d", "KT Keyboard"],
+            ["stream", "-f", "jsonl", "--duration", "1", "-d", keyboard.node],
+            ["probe", "--static", "-d", keyboard.node],
+            ["record", "-d", keyboard.node, "--duration", "1", "-o", os.path.join(SCRATCH, "keyboard.evemu")],
+        ]
+        for args in commands:
+            status, _out, err = plumo.run(*args, timeout=60)
+            opened = watch.opens()
+            check(opened == 0, f"plumometer {' '.join(args)} opened the keyboard {opened} times (exit {status})")
+            log(f"  plumometer {' '.join(args)}: exit {status}, keyboard not opened: {err.strip()[:120]}")
+    finally:
+        keyboard.destroy()
+
+
+def fd_count(pid):
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+@scenario("hotplug")
+def hotplug():
+    cycles = int(os.environ.get("KT_HOTPLUG_CYCLES", "24"))
+    stream = Stream("--wait", "-d", "KT Hotplug Touchpad")
+    counts = []
+    try:
+        time.sleep(1.0)
+        check(stream.proc.poll() is None, f"stream --wait exited {stream.proc.returncode}: {stream.tail()}")
+        for cycle in range(cycles):
+            pad = uinput.Touchpad("KT Hotplug Touchpad").create()
+            try:
+                record = stream.next_of("device", 20)
+                check(record is not None, f"cycle {cycle}: the device was not picked up ({stream.tail()})")
+                pressure = 10 + cycle * 5
+                pad.frame({0: (2000, 1500, pressure)})
+                wait_frame(stream, [pressure], f"cycle {cycle}")
+                pad.frame({})
+                wait_frame(stream, [], f"cycle {cycle} lift")
+            finally:
+                pad.destroy()
+            record = stream.next_of("removed", 20)
+            check(record is not None, f"cycle {cycle}: no 'removed' record ({stream.tail()})")
+            counts.append(fd_count(stream.proc.pid))
+        check(len(set(counts[2:])) == 1, f"descriptors not flat over {cycles} cycles: {counts}")
+        log(f"  {cycles} cycles, descriptors {counts[0]}..{counts[-1]}")
+    finally:
+        status = stream.stop()
+    check(status == 0, f"stream exited {status}")
+
+
+@scenario("udev-rule")
+def udev_rule():
+    rules = os.path.join(REPO, "udev", "70-plumometer.rules")
+    os.makedirs("/run/udev/rules.d", exist_ok=True)  # the guest's own: /run is a tmpfs in the VM
+    target = "/run/udev/rules.d/70-plumometer.rules"
+    with open(rules) as source, open(target, "w") as copy:
+        copy.write(source.read())
+    subprocess.run(["udevadm", "control", "--reload"], check=True)
+    pressure = dict(uinput.Touchpad("x").axes)
+    no_pressure = {k: v for k, v in pressure.items() if k not in (uinput.ABS_PRESSURE, uinput.ABS_MT_PRESSURE)}
+    touch_keys = [uinput.BTN_LEFT, uinput.BTN_TOOL_FINGER, uinput.BTN_TOUCH]
+    cases = [
+        ("KT Rule Pressure Touchpad", touch_keys, pressure, [uinput.INPUT_PROP_POINTER], True),
+        ("KT Rule Plain Touchpad", touch_keys, no_pressure, [uinput.INPUT_PROP_POINTER], False),
+        ("KT Rule Pressure Touchscreen", [uinput.BTN_TOUCH], pressure, [], True),
+        ("KT Rule Keyboard With Pressure", uinput.KEYBOARD_KEYS + touch_keys, pressure, [], False),
+        ("KT Rule Keyboard", uinput.KEYBOARD_KEYS, {}, [], False),
+    ]
+    devices = []
+    try:
+        for name, keys, axes, props, tagged in cases:
+            devices.append((uinput.UInputDevice(name, keys, axes, props).create(), tagged))
+        settle_udev()
+        wrong = []
+        for device, tagged in devices:
+            info = subprocess.run(["udevadm", "info", device.node], capture_output=True, text=True).stdout
+            tags = [line for line in info.splitlines() if "TAGS=" in line]
+            has = any("uaccess" in line for line in tags)
+            if has != tagged:
+                wrong.append(f"{device.name}: uaccess {'set' if has else 'missing'} ({tags})")
+        check(not wrong, "; ".join(wrong))
+    finally:
+        for device, _ in devices:
+            device.destroy()
+        os.remove(target)
+        subprocess.run(["udevadm", "control", "--reload"], check=False)
+
+
+# --- round trips through real tools ----------------------------------------------------------------------------------
+def states(records):
+    """The successive contact states of a stream's frames (slot, position, pressure, heaviest), repeats dropped."""
+    seen = []
+    for record in records:
+        if record.get("type") != "frame":
+            continue
+        state = tuple(sorted((c["slot"], c["x"], c["y"], c["pressure"], c["heaviest"]) for c in record["contacts"]))
+        if not seen or seen[-1] != state:
+            seen.append(state)
+    return seen
+
+
+def replay_states(path):
+    status, out, err = plumo.run("replay", "--fast", "-f", "jsonl", path, timeout=120)
+    check(status == 0, f"replay --fast {path} exited {status}: {err.strip()[:300]}")
+    return states(json.loads(line) for line in out.splitlines() if line.strip())
+
+
+@scenario("roundtrip-record-and-libinput-record")
+def roundtrip():
+    device = hid_devices.MagicTrackpad2()
+    device.create()
+    try:
+        node, name = pick_node(device)
+        DRIVERS.add(driver_of(node))
+        evemu = os.path.join(SCRATCH, "mt2.evemu")
+        yaml = os.path.join(SCRATCH, "mt2.yml")
+        recorder = Stream("-d", node, "-o", evemu, "-q", command="record")
+        libinput = subprocess.Popen(
+            ["libinput", "record", "-o", yaml, node], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+        live = Stream("-d", node)
+        try:
+            check_device_record(live.next(20), node, name, device, "0005:004c:0265")
+            time.sleep(1.0)  # both recorders have opened the device
+            run_session(device, live, pad_steps(device, 30, 60, 120, 220))
+        finally:
+            live.stop()
+            status = recorder.stop()
+            libinput.send_signal(signal.SIGINT)
+            libinput.wait(20)
+        check(status == 0, f"record exited {status}: {recorder.tail()}")
+        live_states = states(live.all)
+        check(len(live_states) >= 6, f"the live stream saw only {len(live_states)} states")
+        from_evemu = replay_states(evemu)
+        check(from_evemu == live_states, f"replay of record: {len(from_evemu)} states, live {len(live_states)}: "
+              f"first difference {first_difference(from_evemu, live_states)}")
+        check(os.path.getsize(yaml) > 0, f"libinput record wrote nothing: {libinput.stderr.read()[:300]}")
+        from_yaml = replay_states(yaml)
+        check(from_yaml == live_states, f"replay of libinput record: {len(from_yaml)} states, live "
+              f"{len(live_states)}: first difference {first_difference(from_yaml, live_states)}")
+        log(f"  {len(live_states)} states live, from plumometer record and from libinput record")
+    finally:
+        device.destroy()
+
+
+def first_difference(a, b):
+    for k, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"state {k}: {x} vs {y}"
+    return f"lengths {len(a)} vs {len(b)}"
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
@@ -275,12 +554,17 @@ def main():
     options = parser.parse_args()
     plumo.BINARY = options.binary
     os.environ["NO_COLOR"] = "1"
-    os.environ.setdefault("XDG_CONFIG_HOME", "/tmp/kt-config")  # no profile of the host's user
+    global SCRATCH
+    SCRATCH = tempfile.mkdtemp(prefix="plumometer-kt-")
+    os.environ["XDG_CONFIG_HOME"] = SCRATCH  # no saved profile of the host's user
+    os.environ["HOME"] = SCRATCH
+    fstype = subprocess.run(["findmnt", "-n", "-o", "FSTYPE", "--target", SCRATCH], capture_output=True, text=True)
+    log(f"KT INFO scratch {SCRATCH} on {fstype.stdout.strip()}")
     version = kernel_version()
     log(f"KT INFO kernel {os.uname().release}")
     for module in ["uhid", "uinput", "hid-magicmouse", "hid-multitouch", "hid-generic", "evdev"]:
         loaded = subprocess.run(["modprobe", module], capture_output=True, text=True)
-        if loaded.returncode != 0:
+        if loaded.returncode != 0 and not os.path.isdir("/sys/module/" + module.replace("-", "_")):
             log(f"KT FAIL setup: modprobe {module}: {loaded.stderr.strip()}")
     failures = 0
     for name, since, function in SCENARIOS:
