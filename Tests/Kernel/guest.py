@@ -9,13 +9,17 @@ verdicts are lines on stdout that start with "KT ": `KT PASS name`, `KT FAIL nam
 """
 
 import argparse
+import fcntl
 import json
 import os
+import select
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 
@@ -561,6 +565,81 @@ def first_difference(a, b):
         if x != y:
             return f"state {k}: {x} vs {y}"
     return f"lengths {len(a)} vs {len(b)}"
+
+
+# --- a device held by another program --------------------------------------------------------------------------------
+EVIOCGRAB = (1 << 30) | (4 << 16) | (ord("E") << 8) | 0x90
+
+
+class Remapper:
+    """What keymapper does: grab the device and re-emit its events through uinput as "NAME; keymapper"."""
+
+    def __init__(self, original):
+        self.fd = os.open(original.node, os.O_RDONLY | os.O_NONBLOCK)
+        fcntl.ioctl(self.fd, EVIOCGRAB, 1)
+        self.clone = uinput.Touchpad(original.name + "; keymapper").create()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._forward, daemon=True)
+        self._thread.start()
+
+    def _forward(self):
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if not ready:
+                continue
+            data = os.read(self.fd, 24 * 64)
+            events = [struct.unpack_from("<qqHHi", data, k)[2:] for k in range(0, len(data), 24)]
+            self.clone.emit([e for e in events if not (e[0] == 0 and e[1] == 3)])  # SYN_DROPPED stays here
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join(2)
+        self.clone.destroy()
+        os.close(self.fd)
+
+
+@scenario("remapper-clone")
+def remapper_clone():
+    original = uinput.Touchpad("KT Remapped Touchpad").create()
+    remapper = None
+    try:
+        remapper = Remapper(original)
+        clone = remapper.clone.node
+        settle_udev()
+        listed = {d["node"]: d for d in plumo.run_json("list", "-f", "json")}
+        check(original.node in listed and clone in listed, f"list shows {sorted(listed)}")
+        check(
+            listed[original.node].get("remapper") == {"cloned_as": clone},
+            f"list: the original says {listed[original.node].get('remapper')}, not cloned_as {clone}",
+        )
+        check(
+            listed[clone].get("remapper") == {"clone_of": original.node},
+            f"list: the copy says {listed[clone].get('remapper')}, not clone_of {original.node}",
+        )
+        status, out, _err = plumo.run("list")
+        check(f"read {clone} instead" in out, f"list's text does not say to read {clone}: {out}")
+        for args in (["probe", "--static", "-d", "KT Remapped"], ["stream", "-f", "jsonl", "--count", "1",
+                                                                   "--duration", "2", "-d", "KT Remapped"]):
+            status, _out, err = plumo.run(*args)
+            check(
+                original.node in err and clone in err and "remapper" in err,
+                f"plumometer {' '.join(args)} (exit {status}) does not say which node carries the events: {err}",
+            )
+        # And that is what happens: the held node delivers nothing, the copy everything.
+        held = open_stream_on(original.node)
+        copy = open_stream_on(clone)
+        try:
+            original.frame({0: (1200, 1300, 77)})
+            wait_frame(copy, [77], "the remapper's copy")
+            seen = [r for r in held.pending(1.0) if r.get("type") == "frame" and r["contacts"]]
+            check(not seen, f"the held node delivered {len(seen)} frames")
+        finally:
+            held.stop()
+            copy.stop()
+    finally:
+        if remapper:
+            remapper.stop()
+        original.destroy()
 
 def main():
     parser = argparse.ArgumentParser()
