@@ -138,6 +138,9 @@ class MultitouchDevice(Device):
         self.slots = {}  # finger -> report position and contact id
         self._stop = threading.Event()
         self._thread = None
+        # The longest time between two repeats while touched: past 100 ms the Win8 class may release the contacts
+        # (mt_release_timeout), as it would for a real device that stopped reporting.
+        self.longest_gap = 0.0
 
     def create(self):
         super().create()
@@ -159,10 +162,17 @@ class MultitouchDevice(Device):
             os.sched_setscheduler(threading.get_native_id(), os.SCHED_FIFO, os.sched_param(50))
         except (AttributeError, OSError):
             pass
+        last = None
         while not self._stop.wait(0.02):
             with self.lock:
                 if self.down:
+                    now = time.monotonic()
+                    if last is not None:
+                        self.longest_gap = max(self.longest_gap, now - last)
+                    last = now
                     self._send_locked(self.down)
+                else:
+                    last = None
 
     def _send_locked(self, fingers, lifting=()):
         self.scan = (self.scan + 200) & 0xFFFF  # 100 µs units: 20 ms
