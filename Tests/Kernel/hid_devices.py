@@ -20,9 +20,9 @@ def hexbytes(text):
 
 
 # --- Apple Magic Trackpad 2 over Bluetooth (hid-magicmouse) ---------------------------------------------------------
-# The driver ignores the descriptor's fields for the trackpad (relative ones are dropped, the buttons only make hid-input
-# create the input device); it registers report 0x31 itself and decodes it in magicmouse_raw_event: 4 bytes of
-# prefix (id, clicks, timestamp) and 9 bytes per touch, see magicmouse_emit_touch.
+# The driver ignores the descriptor's fields for the trackpad (relative ones are dropped, the buttons only make
+# hid-input create the input device); it registers report 0x31 itself and decodes it in magicmouse_raw_event: 4 bytes
+# of prefix (id, clicks, timestamp) and 9 bytes per touch, see magicmouse_emit_touch.
 MT2_DESCRIPTOR = hexbytes(
     "05 01 09 02 a1 01 85 02 09 01 a1 00 05 09 19 01 29 01 15 00 25 01 95 01 75 01 81 02 95 01 75 07 81 01"
     " 05 01 09 30 09 31 15 81 25 7f 75 08 95 02 81 06 c0 c0"
