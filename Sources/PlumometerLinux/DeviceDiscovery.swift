@@ -11,6 +11,7 @@ public import PlumometerCore
 /// 3. Open the remaining candidates read-only, read their description, close them, and classify
 ///    (`DeviceClassifier`). An open that fails keeps its error (permission denied names the udev rule).
 /// 4. Rank the usable ones: force with units, force, contact size; ties by event number.
+/// 5. Pair each device with an input remapper's copy of it, by name and ids (`RemapperClones`).
 ///
 /// `udev_device_get_is_initialized` is deliberately not consulted: without a udev database (umockdev,
 /// containers) it is false for every device.
@@ -92,7 +93,7 @@ public enum DeviceDiscovery {
             }
             devices.append(device)
         }
-        return DiscoveryReport(devices: devices, scannedCount: nodes.count)
+        return DiscoveryReport(devices: RemapperClones.link(devices), scannedCount: nodes.count)
     }
 
     /// The identity from udev's `PRODUCT=bus/vendor/product/version` (hex) and the name, before any open.

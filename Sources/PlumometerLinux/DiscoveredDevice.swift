@@ -46,6 +46,8 @@ public struct DiscoveredDevice: Sendable {
     /// The classification; nil for skipped and unopenable devices.
     public var classification: DeviceClassification?
     public var verdict: Verdict
+    /// Its pairing with an input remapper's copy (``RemapperClones``), nil when it has none.
+    public var remapper: RemapperLink?
 
     public init(
         node: String,

@@ -86,6 +86,7 @@ enum ListCommand {
                 lines.append("    - \(finding.code.rawValue): \(finding.finding) -> \(finding.implication)")
             }
         }
+        if let remapper = device.remapper { lines.append("  remapper:  " + remapper.explanation.forTerminalName) }
         // A device that is not usable says why once, in its verdict.
         lines.append("  verdict:   " + device.verdict.label + (device.verdict.reason.map { ": " + $0 } ?? ""))
         return lines.joined(separator: "\n") + "\n\n"
@@ -116,6 +117,11 @@ enum ListCommand {
             "\"semi_mt\":" + JSONText.optional(device.classification?.semiMultitouch) { $0 ? "true" : "false" }
         )
         fields.append("\"findings\":" + ProbeText.findingsJSON(device.classification?.findings ?? []))
+        switch device.remapper {
+        case .clonedAs(let node, _): fields.append("\"remapper\":{\"cloned_as\":" + JSONText.string(node) + "}")
+        case .cloneOf(let node, _): fields.append("\"remapper\":{\"clone_of\":" + JSONText.string(node) + "}")
+        case nil: fields.append("\"remapper\":null")
+        }
         fields.append("\"usable\":" + (device.isUsable ? "true" : "false"))
         fields.append("\"verdict\":" + JSONText.string(device.verdict.label))
         fields.append(

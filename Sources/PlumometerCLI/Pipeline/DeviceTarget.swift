@@ -36,12 +36,20 @@ enum DeviceTarget {
                         + (names.isEmpty ? "." : "; candidates: \(names).") + " See 'plumometer list --all'."
                 )
             }
+            Self.noteRemapper(match)
             return match.node
         case .best:
             let report = try DeviceDiscovery.scan(includeSkipped: false)
             guard let best = report.best else { throw CLIError.runtime(report.whyNothingUsable) }
+            Self.noteRemapper(best)
             return best.node
         }
+    }
+
+    /// Says on stderr when the chosen device has an input remapper's copy, and which node to read.
+    static func noteRemapper(_ device: DiscoveredDevice) {
+        guard let remapper = device.remapper else { return }
+        Diagnostics.note("\(device.node.forTerminalName): " + remapper.explanation.forTerminalName)
     }
 
     /// Whether a device that just appeared is the one to read: the same identity as before, or in auto mode
