@@ -63,6 +63,7 @@ import Testing
         #expect(probeLine.contains(escaped), "\(probe.stdout)")
         let calibrate = try CLI.run([
             "calibrate", "--replay", file.path, "--point", "0:0", "--point", "100:10", "--no-save",
+            "--allow-contact-size",
         ])
         let calibrateLine = try #require(
             calibrate.stdout.split(separator: "\n").first { $0.hasPrefix("device:") },
