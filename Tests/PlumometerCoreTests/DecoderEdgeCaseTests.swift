@@ -166,6 +166,9 @@ extension DecoderEdgeCaseTests {
         #expect(last?.contacts.count == 1024)
         #expect(last?.contacts.first?.pressure == Int32(599 % 200), "the oldest contact carries the legacy pressure")
         #expect(last?.contacts.dropFirst().allSatisfy { $0.pressure == nil } == true)
-        #expect(elapsed < .seconds(5), "took \(elapsed); the quadratic version took 10.7 s for half as many frames")
+        // A bound for the shape of the cost, not a benchmark: the quadratic version needs about 40 s for these
+        // 600 frames (10.7 s for half as many), the linear one 0.1 s alone and under 6 s on a machine loaded
+        // by a parallel build; 20 s tells them apart without failing on a busy machine.
+        #expect(elapsed < .seconds(20), "took \(elapsed); the quadratic version took 10.7 s for half as many frames")
     }
 }
