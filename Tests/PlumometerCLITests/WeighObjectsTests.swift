@@ -6,12 +6,12 @@ import PlumometerTestSupport
 import Testing
 
 /// `weigh` for several objects placed one by one: by default it answers once no new object arrived for the settle
-/// time (1.5 s), so all of them are weighed; `--objects N` answers as soon as N rest; a recording that ends with
+/// time (3 s), so all of them are weighed; `--objects N` answers as soon as N rest; a recording that ends with
 /// fewer exits 1 and says so. On recordings and on a live (emulated) device.
 @Suite struct WeighObjectsTests {
     /// Three plums placed one by one a second apart (80 g at 0 s, 60 g at 1 s, 100 g at 2 s), each resting at
     /// ±1 unit, 100 frames a second until `end` seconds, on a pad at 1 unit a gram.
-    static func threePlums(end: Double = 5) -> [RawEvent] {
+    static func threePlums(end: Double = 6) -> [RawEvent] {
         let plums: [(slot: Int32, id: Int32, x: Int32, grams: Int32, from: Int)] = [
             (0, 60, 1000, 80, 0), (1, 61, 3500, 60, 100), (2, 62, 6000, 100, 200),
         ]
@@ -54,8 +54,9 @@ import Testing
         let answer = try Self.answer(result)
         #expect(answer.ids == [60, 61, 62], "not only the first plum: \(answer)")
         #expect(answer.grams == [80, 60, 100])
-        // The last plum arrived at 2.0 s: the answer comes 1.5 s later (it has rested since 2.5 s).
-        #expect(abs(answer.time - 3.500001) < 1e-9, "\(answer)")
+        // The last plum arrived at 2.0 s: the answer comes 3 s later (it has rested since 2.5 s), before the
+        // recording's end at 6 s.
+        #expect(abs(answer.time - 5.000001) < 1e-9, "\(answer)")
         let text = try CLI.run(["weigh", "--replay", file, "-q"])
         #expect(text.stdout.hasSuffix("total    240.0 g\n"), "\(text.stdout)")
     }
@@ -84,7 +85,7 @@ import Testing
     }
 
     @Test func theEndOfARecordingEndsTheSettleTime() throws {
-        // The recording ends 0.8 s after the third plum landed: it rests (0.5 s) but the settle time (1.5 s) has
+        // The recording ends 0.8 s after the third plum landed: it rests (0.5 s) but the settle time (3 s) has
         // not run out; nothing can arrive after the end, so the three are the answer, as at the last event.
         let file = try Self.recording(Self.threePlums(end: 2.8))
         let result = try CLI.run(["weigh", "--replay", file, "-f", "jsonl"])
@@ -97,7 +98,7 @@ import Testing
     @Test(.enabled(if: Umockdev.isAvailable, "umockdev is not installed"), .tags(.umockdev, .slow))
     func aLiveDeviceWaitsForThePlumsPlacedOneByOne() throws {
         // The plums go quiet once the third is down (a resting object sends nothing): the settle time runs out on
-        // the poll loop's clock, 1.5 s after the third arrived.
+        // the poll loop's clock, 3 s after the third arrived.
         let events = Self.threePlums(end: 2.1)
         let result = try WeighDeviceTests.weigh(events: Umockdev.eventsText(events), ["-f", "jsonl"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -6,14 +6,18 @@ import Testing
 /// total; exactly one JSON frame; exit 1 with the reason at the end of a recording or the timeout; tare, carrier,
 /// profile and unit apply.
 @Suite struct WeighTests {
-    @Test func theDemoWeighsItsFirstPlum() throws {
-        // The demo's second plum lands 1.7 s after the first, after the settle time (1.5 s): the first is alone.
+    @Test func theDemoWeighsItsThreePlums() throws {
+        // The demo's plums come down by hand 1.7 s apart, within the settle time (3 s): all three are weighed, as
+        // the README's live view shows them at rest.
         let demo = try GuidedCalibrationOneContactTests.demoRecording()
         let result = try CLI.run(["weigh", "--replay", demo])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "#417      72.0 g\ntotal     72.0 g\n")
+        #expect(
+            result.stdout == "#419      84.8 g  heaviest\n#417      71.2 g\n#418      57.7 g\ntotal    213.7 g\n",
+            "\(result.stdout)"
+        )
         let ounces = try CLI.run(["weigh", "--replay", demo, "--unit", "oz"])
-        #expect(ounces.stdout == "#417     2.54 oz\ntotal    2.54 oz\n")
+        #expect(ounces.stdout == "#419     2.99 oz  heaviest\n#417     2.51 oz\n#418     2.04 oz\ntotal    7.54 oz\n")
     }
 
     @Test func jsonlIsExactlyOneFrameObject() throws {
@@ -34,12 +38,15 @@ import Testing
     @Test func severalContactsHeaviestFirstWithTheTotal() throws {
         // With --tare the demo's first plum, landing where the recording starts, is zeroed at the value it
         // settles to (not at the pressure 1 of its landing), so it reads 0 within its drift, and weigh waits for a
-        // scene with something new: the second plum beside it, answered once the settle time ran out (the first
-        // plum has drifted 1 g below where it settled).
+        // scene with something new: the two plums placed beside it, answered once the settle time ran out (the
+        // first plum has drifted 1 g below where it settled).
         let demo = try GuidedCalibrationOneContactTests.demoRecording()
         let result = try CLI.run(["weigh", "--replay", demo, "--tare"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "#418      57.6 g  heaviest\n#417      -1.0 g\ntotal     56.6 g\n")
+        #expect(
+            result.stdout == "#419      84.8 g  heaviest\n#418      57.7 g\n#417      -1.0 g\ntotal    141.4 g\n",
+            "\(result.stdout)"
+        )
     }
 
     @Test func theCarrierIsTaredWhereReadingStartsAndFollowed() throws {
@@ -97,6 +104,9 @@ import Testing
         let result = try CLI.run(["weigh", "--replay", demo], environment: environment)
         #expect(result.status == 0)
         #expect(result.stderr.contains("grams from the calibration profile \(profile)"))
-        #expect(result.stdout == "#417     143.8 g\ntotal    143.8 g\n", "2 g per unit")
+        #expect(
+            result.stdout == "#419     168.9 g  heaviest\n#417     142.8 g\n#418     115.7 g\ntotal    427.3 g\n",
+            "2 g per unit: \(result.stdout)"
+        )
     }
 }

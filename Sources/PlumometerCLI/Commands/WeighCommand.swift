@@ -42,7 +42,7 @@ extension WeighCommand: Command {
         ],
         discussion: """
             Waits until every contact down is stable (its value kept within the tolerance for half a second) and \
-            no new object has arrived for 1.5 s (the settle time, so that objects placed one by one are all \
+            no new object has arrived for 3 s (the settle time, so that objects placed one by one are all \
             weighed), then prints each contact's settled weight, heaviest first (grams when known, else percent \
             of full scale), and the total in grams, and exits 0. --objects N answers instead as soon as N objects \
             are down and everything down is stable, without the settle time; a recording that ends with fewer \
@@ -169,9 +169,9 @@ struct WeighingWait {
     /// `--objects N`: answer once N objects (besides what was tared) are down and everything down is stable.
     var objects: Int?
     /// Without `--objects`: how long (seconds of kernel time) no new object may arrive before the answer, so that
-    /// objects placed one by one are all weighed. 1.5 s: three plums placed a second apart are one weighing, and
-    /// a scene at rest is answered one second after its last object came to rest.
-    var settle = 1.5
+    /// objects placed one by one are all weighed. 3 s: plums put down by hand one after another (the demo's come
+    /// 1.7 s apart) are one weighing, and a scene at rest is answered 2.5 s after its last object came to rest.
+    var settle = 3.0
 }
 
 /// `--tare` and `--carrier`, taken where reading starts.
