@@ -48,6 +48,7 @@ public enum CommandLineTool {
             try FileDescriptorWriter.standardOutput().write(HelpText.help(for: command.spec))
             return
         }
+        try parsed.checkValues()
         if command.spec.declares(Flag.quiet) { Diagnostics.quiet = parsed.flag(.quiet) }
         try command.run(parsed)
     }

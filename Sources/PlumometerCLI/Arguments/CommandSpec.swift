@@ -37,6 +37,8 @@ struct CommandSpec: Sendable {
     /// Extra help paragraphs printed after the options.
     let discussion: String
     let examples: [String]
+    /// How each option that takes a value checks it, by the option's name (``ParsedArguments/checkValues()``).
+    let valueChecks: [String: @Sendable (String) throws(ValueError) -> Void]
 
     init(
         name: String,
@@ -52,6 +54,11 @@ struct CommandSpec: Sendable {
         self.positionals = positionals
         self.discussion = discussion
         self.examples = examples
+        var checks: [String: @Sendable (String) throws(ValueError) -> Void] = [:]
+        for option in options {
+            if let check = option.check { checks[option.spec.name] = check }
+        }
+        valueChecks = checks
     }
 
     func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }

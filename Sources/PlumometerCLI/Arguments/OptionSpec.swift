@@ -52,6 +52,12 @@ struct OptionSpec: Sendable, Equatable {
 protocol OptionDeclaration: Sendable {
     /// The table entry that the parser, help, manual and completions read.
     var spec: OptionSpec { get }
+    /// Checks a value given for this option without keeping it (nil for a flag, which takes none).
+    var check: (@Sendable (String) throws(ValueError) -> Void)? { get }
+}
+
+extension OptionDeclaration {
+    var check: (@Sendable (String) throws(ValueError) -> Void)? { nil }
 }
 
 /// An option without a value (`--grab`, `-q`), read as a `Bool` with ``ParsedArguments/flag(_:)``.
@@ -117,6 +123,11 @@ struct Option<Value>: OptionDeclaration {
             completion: completion
         )
         self.convert = convert
+    }
+
+    var check: (@Sendable (String) throws(ValueError) -> Void)? {
+        let convert = self.convert
+        return { (text: String) throws(ValueError) in _ = try convert(text) }
     }
 }
 

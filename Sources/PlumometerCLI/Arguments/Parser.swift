@@ -38,6 +38,23 @@ struct ParsedArguments: Sendable {
         return result
     }
 
+    /// Checks every value given, in the order the command's table lists the options, before the command opens
+    /// anything: a value an option does not accept is a usage error (exit 2) whatever the command would have done
+    /// first (`stream --duration -1` used to open the device and write a `device` record before refusing it).
+    /// - Throws: ``UsageError`` for the first value an option does not accept.
+    func checkValues() throws(UsageError) {
+        for option in command.options {
+            guard let check = command.valueChecks[option.name] else { continue }
+            for text in values[option.name] ?? [] {
+                do {
+                    try check(text)
+                } catch {
+                    throw usageError(error.message)
+                }
+            }
+        }
+    }
+
     /// A usage error of the command that was parsed (`Usage: plumometer COMMAND --help` follows it).
     func usageError(_ message: String) -> UsageError { UsageError(message: message, command: command.name) }
 
