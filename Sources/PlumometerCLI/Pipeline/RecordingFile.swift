@@ -8,19 +8,25 @@ enum RecordingFile {
     /// The device to replay from `path`: a single-file recording, or a bare evemu events file with its
     /// description given by `description` or found beside it (`NAME.tap.events` → `NAME.tap.desc`, `NAME.desc`).
     static func device(_ path: String, selector: String?, description: String? = nil) throws -> RecordedDevice {
+        try recording(path, description: description).device(selector)
+    }
+
+    /// The recording at `path` with every device it describes: a single-file recording, or a bare evemu events file
+    /// with its description given by `description` or found beside it.
+    static func recording(_ path: String, description: String? = nil) throws -> Recording {
         let bytes = try Files.read(path)
         let descriptionPath = try description ?? (isBareEvents(bytes) ? companionDescription(of: path) : nil)
         let descriptionText = try descriptionPath.map { String(decoding: try Files.read($0), as: UTF8.self) } ?? ""
         // A RecordingError (file:line: what is wrong) reaches the entry point whole.
         guard let descriptionPath else {
-            return try RecordingReader.read(bytes: bytes, fileName: path).device(selector)
+            return try RecordingReader.read(bytes: bytes, fileName: path)
         }
         return try RecordingReader.read(
             descriptionText: descriptionText,
             eventsText: String(decoding: bytes, as: UTF8.self),
             fileName: descriptionPath,
             eventsFileName: path
-        ).device(selector)
+        )
     }
 
     /// The recording at `path` (`-`: standard input) opened to be read as it arrives: a single-file recording, or
