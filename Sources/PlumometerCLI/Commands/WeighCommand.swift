@@ -79,15 +79,18 @@ enum WeighCommand {
 
         let weighing: Weighing
         let path: String
+        let scale: PositionAxes?
         if let file = try arguments.value(of: Options.replay) {
             let recorded = try RecordingFile.device(file, selector: nil)
             path = recorded.description.path
+            scale = PositionAxes(recorded.description)
             weighing = try Weighing(recorded.description, path: path, start: start, profile: (profilePath, ignoreSaved))
             try weighing.weigh(recorded, timeout: timeout)
         } else {
             let source = try LiveSource(path: try DeviceTarget(arguments.value(of: Options.device)).resolve())
             defer { source.close() }
             path = source.path
+            scale = PositionAxes(source.description)
             weighing = try Weighing(source.description, path: path, start: start, profile: (profilePath, ignoreSaved))
             try weighing.weigh(source, timeout: timeout)
         }
@@ -98,7 +101,8 @@ enum WeighCommand {
         }
         let sink = FileDescriptorWriter.standardOutput()
         switch format {
-        case .jsonl: try sink.write(JSONLinesFormatter().frame(reading, sequence: 1, device: path) ?? "")
+        case .jsonl:
+            try sink.write(JSONLinesFormatter().frame(reading, sequence: 1, device: path, positions: scale) ?? "")
         case .text: try sink.write(text(reading, unit: unit))
         }
         // Always, in either format, on stderr: stdout stays the answer alone (one frame object with -f jsonl).
