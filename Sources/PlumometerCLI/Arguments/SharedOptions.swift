@@ -23,8 +23,8 @@ enum ReportFormat: String, CaseIterable, Sendable {
 extension Option where Value == String {
     /// `-d, --device PATH|NAME`, the device a command reads: its spelling and completion the same in every command
     /// (stream, record, weigh, probe, calibrate), the sentence each command's own.
-    static func inputDevice(help: String) -> Option<String> {
-        Option("device", short: "d", value: "PATH|NAME", completion: .deviceNode, help: help)
+    static func inputDevice(help: String, repeatable: Bool = false) -> Option<String> {
+        Option("device", short: "d", value: "PATH|NAME", completion: .deviceNode, repeatable: repeatable, help: help)
     }
 
     /// `--replay FILE`: a recording read instead of a device (weigh, probe, calibrate).
