@@ -23,8 +23,20 @@ enum ReportFormat: String, CaseIterable, Sendable {
 extension Option where Value == String {
     /// `-d, --device PATH|NAME`, the device a command reads: its spelling and completion the same in every command
     /// (stream, record, weigh, probe, calibrate), the sentence each command's own.
+    /// An empty value is a usage error: it names no device (leave `-d` out for the best one).
     static func inputDevice(help: String, repeatable: Bool = false) -> Option<String> {
-        Option("device", short: "d", value: "PATH|NAME", completion: .deviceNode, repeatable: repeatable, help: help)
+        Option("device", short: "d", value: "PATH|NAME", completion: .deviceNode, repeatable: repeatable, help: help) {
+            text throws(ValueError) in
+            guard !text.isEmpty else {
+                throw .invalid(
+                    text,
+                    for: "device",
+                    expected:
+                        "a device node (/dev/input/eventN) or part of a device's name; leave -d out for the best device"
+                )
+            }
+            return text
+        }
     }
 
     /// `--replay FILE`: a recording read instead of a device (weigh, probe, calibrate).
