@@ -21,12 +21,16 @@ enum RecordingFile {
         guard let descriptionPath else {
             return try RecordingReader.read(bytes: bytes, fileName: path)
         }
-        return try RecordingReader.read(
+        var recording = try RecordingReader.read(
             descriptionText: descriptionText,
             eventsText: String(decoding: bytes, as: UTF8.self),
             fileName: descriptionPath,
             eventsFileName: path
         )
+        // The events are the session: the device is named by their file (nine sessions of one .desc are nine
+        // names), as a single-file recording is by its own.
+        for index in recording.devices.indices { recording.devices[index].description.path = path }
+        return recording
     }
 
     /// The recording at `path` (`-`: standard input) opened to be read as it arrives: a single-file recording, or
@@ -47,11 +51,16 @@ enum RecordingFile {
             eventsFileName: path
         )
         for warning in recording.warnings { Diagnostics.note(warning.description) }
-        return RecordingInput(file, selector: selector, description: recording.devices[0].description)
+        // Named by the events' file, not the .desc: see ``recording(_:description:)``.
+        var described = recording.devices[0].description
+        described.path = path
+        return RecordingInput(file, selector: selector, description: described)
     }
 
     /// Whether the file's first line that is not blank or a comment is an `E:` line: events without a device.
     static func isBareEvents(_ bytes: [UInt8]) -> Bool {
+        // A UTF-8 byte order mark first is no part of the first line.
+        let bytes = bytes.starts(with: [0xef, 0xbb, 0xbf]) ? Array(bytes.dropFirst(3)) : bytes
         for line in bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 64) {
             let text = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
             if text.isEmpty || text.first == UInt8(ascii: "#") || text.first == UInt8(ascii: "\r") { continue }
