@@ -126,7 +126,7 @@ public struct JSONLinesFormatter: LineFormatter {
     }
 }
 
-/// CSV (RFC 4180): a header, then one row per contact per frame. A frame with no contacts is one row whose
+/// CSV (RFC 4180 fields, lines ended by LF as docs/output-format.md says): a header, then one row per contact per frame. A frame with no contacts is one row whose
 /// contact columns are empty, so a consumer sees the surface clear. `resync` marks a frame rebuilt after lost events;
 /// `type` says what a row is: `frame`, `device` (the device was opened or reopened; its `name` in the last column)
 /// or `removed` (see docs/output-format.md).

@@ -92,7 +92,8 @@ enum ReadingOptions {
 
     static let summary = Flag(
         "summary",
-        help: "At the end, write a summary of the session (a summary record, a table or a CSV comment block)."
+        help:
+            "At the end, write a summary of the session (a summary record in jsonl, a table in text; on stderr for csv)."
     )
     static let view = Option<LiveViewMode>.choice(
         "view",
