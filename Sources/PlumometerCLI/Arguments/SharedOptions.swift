@@ -86,7 +86,7 @@ enum ReadingOptions {
     static let unit = Option<WeightUnit>.choice(
         "unit",
         value: "UNIT",
-        cases: [.grams, .ounces, .carats],
+        cases: [.grams, .ounces, .carats, .pounds],
         help: "Unit for weights in text and live output (JSON and CSV stay in grams)."
     )
 
@@ -145,6 +145,18 @@ enum PacingOptions {
 
     /// The group, in the order help lists it.
     static let all: [any OptionDeclaration] = [speed, fast]
+}
+
+extension ParsedArguments {
+    /// `--desc FILE` (replay's) of a command that reads a recording with `replay` (`--replay FILE`): the
+    /// description of a FILE of bare events; a usage error without `--replay`.
+    func recordingDescription(replay: Option<String>) throws(UsageError) -> String? {
+        guard let description = try value(of: ReplayCommand.Options.desc) else { return nil }
+        guard has(replay) else {
+            throw usageError("--desc describes the device of a --replay FILE of events; give --replay FILE too.")
+        }
+        return description
+    }
 }
 
 extension ParsedArguments {

@@ -59,7 +59,8 @@ extension CalibrateCommand: Command {
         name: "calibrate",
         summary: "Fit grams to raw pressure from reference weights and save a per-device profile.",
         options: [
-            Options.device, Options.replay, Options.point, Options.reference, Options.output, Options.save,
+            Options.device, Options.replay, ReplayCommand.Options.desc, Options.point, Options.reference,
+            Options.output, Options.save,
             Options.noSave, Options.format, Options.minR2, Flag.quiet,
         ],
         discussion: """
@@ -230,8 +231,9 @@ struct CalibrationSource {
     let description: DeviceDescription
 
     init(_ arguments: ParsedArguments) throws {
+        let descriptionFile = try arguments.recordingDescription(replay: CalibrateCommand.Options.replay)
         if let file = try arguments.value(of: CalibrateCommand.Options.replay) {
-            let device = try RecordingFile.device(file, selector: nil)
+            let device = try RecordingFile.device(file, selector: nil, description: descriptionFile)
             origin = .recording(device)
             description = device.description
         } else {

@@ -30,7 +30,8 @@ extension WeighCommand: Command {
         name: "weigh",
         summary: "A kitchen scale in one command: wait until everything down rests still, print its weights, exit.",
         options: [
-            Options.device, Options.replay, Options.format, Options.timeout, ReadingOptions.tare,
+            Options.device, Options.replay, ReplayCommand.Options.desc, Options.format, Options.timeout,
+            ReadingOptions.tare,
             ReadingOptions.carrier, ReadingOptions.profile, ReadingOptions.noProfile, ReadingOptions.unit, Flag.quiet,
         ],
         discussion: """
@@ -80,8 +81,9 @@ enum WeighCommand {
         let weighing: Weighing
         let path: String
         let scale: PositionAxes?
+        let descriptionFile = try arguments.recordingDescription(replay: Options.replay)
         if let file = try arguments.value(of: Options.replay) {
-            let recorded = try RecordingFile.device(file, selector: nil)
+            let recorded = try RecordingFile.device(file, selector: nil, description: descriptionFile)
             path = recorded.description.path
             scale = PositionAxes(recorded.description)
             weighing = try Weighing(recorded.description, path: path, start: start, profile: (profilePath, ignoreSaved))
