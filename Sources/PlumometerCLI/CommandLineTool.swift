@@ -24,7 +24,8 @@ public enum CommandLineTool {
             try dispatch(arguments)
             return 0
         } catch let error as UsageError {
-            Diagnostics.writeError("Error: " + error.message + "\n")
+            // One style for every error, usage or runtime: `plumometer: ...`; a usage error adds where help is.
+            Diagnostics.error(error.message)
             let command = error.command.map { " \($0)" } ?? ""
             Diagnostics.writeError("Usage: plumometer\(command) --help\n")
             return 2

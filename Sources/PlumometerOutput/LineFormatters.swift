@@ -9,10 +9,18 @@ public protocol LineFormatter {
     func header() -> String?
     /// The lines that announce a device (JSON Lines, text) when reading from it starts.
     func device(_ record: DeviceRecord) -> String?
-    /// The lines of one reading, the `sequence`-th of the device at `device`.
-    func frame(_ reading: Reading, sequence: Int, device: String) -> String?
+    /// The lines of one reading, the `sequence`-th of the device at `device`, whose `positions` turn into
+    /// millimetres (nil: the device has no position axes).
+    func frame(_ reading: Reading, sequence: Int, device: String, positions: PositionAxes?) -> String?
     /// The lines that say the device at `path` went away at `time`.
     func removed(path: String, time: EventTime) -> String?
+}
+
+extension LineFormatter {
+    /// The lines of one reading without millimetres (tests, and readings of no particular device).
+    public func frame(_ reading: Reading, sequence: Int, device: String) -> String? {
+        frame(reading, sequence: sequence, device: device, positions: nil)
+    }
 }
 
 /// JSON Lines, schema version 1: see docs/output-format.md. Additions are allowed, renames are not.
@@ -39,6 +47,7 @@ public struct JSONLinesFormatter: LineFormatter {
         } else {
             line += ",\"pressure\":null"
         }
+        line += ",\"position\":" + JSONText.optional(PositionAxes(description)) { $0.json }
         line += ",\"force_sensor\":" + JSONText.optional(record.classification.isForceSensor) { $0 ? "true" : "false" }
         line += ",\"sensing\":" + JSONText.string(record.classification.sensing.rawValue)
         // Only on a semi-multitouch pad: its bounding box is read as one contact (other devices' lines unchanged).
@@ -54,7 +63,7 @@ public struct JSONLinesFormatter: LineFormatter {
         return line
     }
 
-    public func frame(_ reading: Reading, sequence: Int, device: String) -> String? {
+    public func frame(_ reading: Reading, sequence: Int, device: String, positions: PositionAxes?) -> String? {
         var line = LineBuilder(capacity: 128 + device.utf8.count + reading.contacts.count * 300)
         line.append("{\"type\":\"frame\",\"time\":")
         line.append(seconds: reading.time)
@@ -72,6 +81,18 @@ public struct JSONLinesFormatter: LineFormatter {
             if let x = contact.x { line.append(integer: x) } else { line.append("null") }
             line.append(",\"y\":")
             if let y = contact.y { line.append(integer: y) } else { line.append("null") }
+            line.append(",\"x_mm\":")
+            if let x = positions?.millimetresX(contact.x) {
+                line.append(fixed: x, decimals: 2)
+            } else {
+                line.append("null")
+            }
+            line.append(",\"y_mm\":")
+            if let y = positions?.millimetresY(contact.y) {
+                line.append(fixed: y, decimals: 2)
+            } else {
+                line.append("null")
+            }
             line.append(",\"pressure\":")
             line.append(integer: contact.pressure)
             line.append(",\"force\":")
@@ -105,14 +126,14 @@ public struct JSONLinesFormatter: LineFormatter {
     }
 }
 
-/// CSV (RFC 4180): a header, then one row per contact per frame. A frame with no contacts is one row whose
+/// CSV (RFC 4180 fields, lines ended by LF as docs/output-format.md says): a header, then one row per contact per frame. A frame with no contacts is one row whose
 /// contact columns are empty, so a consumer sees the surface clear. `resync` marks a frame rebuilt after lost events;
 /// `type` says what a row is: `frame`, `device` (the device was opened or reopened; its `name` in the last column)
 /// or `removed` (see docs/output-format.md).
 public struct CSVFormatter: LineFormatter {
     static let columns = [
         "time", "seq", "device", "id", "slot", "x", "y", "pressure", "force", "percent", "ratio", "share", "rank",
-        "heaviest", "stable", "saturated", "grams", "resync", "type", "name",
+        "heaviest", "stable", "saturated", "grams", "resync", "type", "name", "x_mm", "y_mm", "total_grams",
     ]
 
     /// Creates the formatter.
@@ -125,15 +146,19 @@ public struct CSVFormatter: LineFormatter {
 
     public func device(_ record: DeviceRecord) -> String? {
         NumberText.seconds(record.time) + ",," + Self.field(record.path) + Self.noContact + ",,,device,"
-            + Self.field(record.description.name) + "\n"
+            + Self.field(record.description.name) + ",,," + "\n"
     }
 
-    public func frame(_ reading: Reading, sequence: Int, device: String) -> String? {
+    public func frame(_ reading: Reading, sequence: Int, device: String, positions: PositionAxes?) -> String? {
         let prefix = NumberText.seconds(reading.time) + ",\(sequence)," + Self.field(device) + ","
-        let suffix = reading.resync ? ",true,frame,\n" : ",false,frame,\n"
-        guard !reading.contacts.isEmpty else { return prefix + Self.noContact + suffix }
+        let total = "," + (reading.totalGrams.map { NumberText.fixed($0, 2) } ?? "") + "\n"
+        let suffix = reading.resync ? ",true,frame," : ",false,frame,"
+        guard !reading.contacts.isEmpty else { return prefix + Self.noContact + suffix + ",," + total }
         var text = ""
         for contact in reading.contacts {
+            let millimetres =
+                "," + (positions?.millimetresX(contact.x).map { NumberText.fixed($0, 2) } ?? "") + ","
+                + (positions?.millimetresY(contact.y).map { NumberText.fixed($0, 2) } ?? "")
             var row = prefix + "\(contact.id),"
             row += (contact.slot.map { String($0) } ?? "") + ","
             row += (contact.x.map { String($0) } ?? "") + ","
@@ -143,14 +168,14 @@ public struct CSVFormatter: LineFormatter {
             row += NumberText.fixed(contact.share, 4) + ",\(contact.rank),"
             row += (contact.heaviest ? "true" : "false") + "," + (contact.stable ? "true" : "false") + ","
             row += (contact.saturated ? "true" : "false") + ","
-            row += (contact.grams.map { NumberText.fixed($0, 2) } ?? "") + suffix
+            row += (contact.grams.map { NumberText.fixed($0, 2) } ?? "") + suffix + millimetres + total
             text += row
         }
         return text
     }
 
     public func removed(path: String, time: EventTime) -> String? {
-        NumberText.seconds(time) + ",," + Self.field(path) + Self.noContact + ",,,removed,\n"
+        NumberText.seconds(time) + ",," + Self.field(path) + Self.noContact + ",,,removed,,,,\n"
     }
 
     /// A CSV field, quoted when it holds a comma, a quote or a line break; other control characters (ESC, BEL, ...)
@@ -201,7 +226,7 @@ public struct TextFormatter: LineFormatter {
         return line
     }
 
-    public func frame(_ reading: Reading, sequence: Int, device: String) -> String? {
+    public func frame(_ reading: Reading, sequence: Int, device: String, positions: PositionAxes?) -> String? {
         var line = NumberText.seconds(reading.time)
         if reading.resync { line += "  [resync]" }
         if reading.contacts.isEmpty { return line + "  (no contacts)\n" }

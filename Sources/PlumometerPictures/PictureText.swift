@@ -19,6 +19,7 @@ extension WeightUnit {
         let value = value(fromGrams: grams)
         switch self {
         case .ounces: return NumberText.fixed(value, 2) + " oz"
+        case .pounds: return NumberText.fixed(value, 3) + " lb"
         case .grams, .carats:
             return NumberText.fixed(value, Swift.abs(value) >= 10 ? 0 : 1) + " " + rawValue
         }

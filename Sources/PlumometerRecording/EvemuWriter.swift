@@ -27,8 +27,9 @@ public enum EvemuWriter {
     /// - Returns: `# EVEMU 1.3`, comments, then the `N:`, `I:`, `P:`, `B:` and `A:` lines.
     public static func description(of description: DeviceDescription) -> String {
         let identity = description.identity
-        // A name cannot hold a line break in a line-based format.
-        let name = String(identity.name.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+        // A name cannot hold a line break in a line-based format, nor any other control character a reader might
+        // take for one: each becomes a space, so a crafted name cannot add a line (evemu has no escapes).
+        let name = LibinputRecordWriter.commentText(identity.name)
         var lines: [String] = [
             "# EVEMU 1.3",
             "# Input device name: \"\(name)\"",

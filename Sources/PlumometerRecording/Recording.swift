@@ -217,7 +217,7 @@ struct EventValidator: Sendable {
         }
         guard codes[event.type]?.contains(event.code) == true else {
             let typeName = event.type.name ?? "type 0x\(hex(event.type.rawValue))"
-            let codeName = event.type == .abs ? "\(AbsoluteAxis(rawValue: event.code).name) " : ""
+            let codeName = event.type.name == nil ? "" : EventCodeName.name(type: event.type, code: event.code) + " "
             return "the description does not declare \(typeName) code \(codeName)(0x\(hex(event.code))), "
                 + "so no device could have sent this event; is this the right description for these events?"
         }

@@ -21,7 +21,9 @@ public enum RecordingReader {
 
     /// Reads a recording from raw bytes (so binary junk is reported, not reinterpreted by a decoder).
     public static func read(bytes: [UInt8], fileName: String) throws(RecordingError) -> Recording {
+        let bytes = withoutByteOrderMark(bytes)
         try sniff(bytes, fileName: fileName)
+        try refuseForeign(bytes, fileName: fileName)
         switch detectFormat(bytes) {
         case .evemu: return try readEvemu(bytes: bytes, fileName: fileName)
         case .libinputRecord: return try readLibinputRecord(bytes: bytes, fileName: fileName)
@@ -42,9 +44,10 @@ public enum RecordingReader {
         fileName: String,
         eventsFileName: String? = nil
     ) throws(RecordingError) -> Recording {
-        let bytes = Array(descriptionText.utf8)
+        let bytes = withoutByteOrderMark(Array(descriptionText.utf8))
         try sniff(bytes, fileName: fileName)
-        let eventBytes = Array(eventsText.utf8)
+        try refuseForeign(bytes, fileName: fileName)
+        let eventBytes = withoutByteOrderMark(Array(eventsText.utf8))
         if !eventBytes.isEmpty { try sniff(eventBytes, fileName: eventsFileName ?? fileName) }
         let result = try EvemuDescriptionReader.read(bytes: bytes, fileName: fileName)
         var rest = result.rest
@@ -72,6 +75,22 @@ public enum RecordingReader {
     /// Reads only an evemu description (a `.desc` file, or the head of a recording), ignoring any events.
     public static func readDescription(text: String, fileName: String) throws(RecordingError) -> DeviceDescription {
         try EvemuDescriptionReader.read(bytes: Array(text.utf8), fileName: fileName).description
+    }
+
+    /// `bytes` without a UTF-8 byte order mark at the start (some editors write one; it is no part of the text).
+    static func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.starts(with: LineScanner.byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes
+    }
+
+    /// Throws when the first line that says anything is another format's (hid-recorder) or plain text.
+    static func refuseForeign(_ bytes: [UInt8], fileName: String) throws(RecordingError) {
+        var scanner = LineScanner(bytes: bytes)
+        var looked = 0
+        while looked < RecordingSniffer.lookahead, let line = try? scanner.next() {
+            looked = line.range.upperBound
+            if let error = RecordingSniffer.foreign(line, in: bytes, fileName: fileName) { throw error }
+            if format(of: line, in: bytes) != nil { return }
+        }
     }
 
     /// Throws the ``RecordingSniffer``'s error when `bytes` are not a recording.

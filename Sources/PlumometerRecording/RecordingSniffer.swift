@@ -74,6 +74,51 @@ enum RecordingSniffer {
         return .text
     }
 
+    /// The error for a line (the first that is not blank or a comment) that shows a file of another kind: a
+    /// hid-recorder file (hid-tools: `R:` report descriptor, `D:` device index) or plain text, which is neither an
+    /// evemu line (`N: ...`, `E: ...`) nor a YAML key (`version: 1`); nil for a line of a recording.
+    static func foreign(_ line: TextLine, in bytes: [UInt8], fileName: String) -> RecordingError? {
+        var start = line.range.lowerBound
+        while start < line.range.upperBound, ASCII.isSpace(bytes[start]) { start += 1 }
+        let text = bytes[start..<line.range.upperBound]
+        guard let first = text.first, first != UInt8(ascii: "#"), first != UInt8(ascii: "\r") else { return nil }
+        if text.starts(with: "R: ".utf8) || text.starts(with: "D: ".utf8) {
+            return RecordingError(
+                file: fileName,
+                line: line.number,
+                message: "this is a hid-recorder file (HID reports: an 'R:' report descriptor and 'E:' report lines), "
+                    + "not the evdev events plumometer reads; replay it into a kernel device with hid-tools "
+                    + "(sudo hid-replay \(fileName)) and read that device, or record it: plumometer record -d NODE "
+                    + "-o FILE.evemu"
+            )
+        }
+        let isUpper = { (byte: UInt8) in byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+        let isKey = { (byte: UInt8) in
+            byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
+                || byte >= UInt8(ascii: "0")
+                    && byte <= UInt8(ascii: "9")
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+        // evemu: one upper-case letter and a colon.
+        if isUpper(first), text.dropFirst().first == UInt8(ascii: ":") { return nil }
+        // YAML: a document marker, a directive, a list item, or a lower-case key and a colon.
+        if text.starts(with: "---".utf8) || first == UInt8(ascii: "%") || first == UInt8(ascii: "-") { return nil }
+        let key = text.prefix(while: isKey)
+        if !key.isEmpty, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z"), key.endIndex < text.endIndex,
+            text[key.endIndex] == UInt8(ascii: ":")
+        {
+            return nil
+        }
+        let glimpse = String(decoding: text.prefix(40), as: UTF8.self)
+        return RecordingError(
+            file: fileName,
+            line: line.number,
+            message: "'\(glimpse)\(text.count > 40 ? "..." : "")' is neither an evemu line ('N: name', 'E: time type "
+                + "code value') nor libinput record YAML ('version: 1'): this is plain text, not a recording; record "
+                + "one with 'plumometer record -o FILE.evemu', evemu-record or libinput record"
+        )
+    }
+
     /// The umockdev verdict, naming the device node from the file's `N:` line when the first bytes hold it.
     private static func umockdev(_ bytes: ArraySlice<UInt8>, fileName: String) -> Verdict {
         var node = "/dev/input/eventN"

@@ -167,6 +167,10 @@ public struct RecordingStream: Sendable {
             // Nothing new since the last look: the verdict is the same.
             if scanner.bufferedByteCount == sniffedByteCount, !scanner.isComplete { return false }
             sniffedByteCount = scanner.bufferedByteCount
+            // A byte order mark first (what some editors write) is no part of the recording.
+            let start = scanner.bytes[scanner.position...]
+            if !scanner.isComplete, start.count < 3, LineScanner.byteOrderMark.starts(with: start) { return false }
+            scanner.skipByteOrderMark()
             let pending = scanner.bytes[scanner.position...]
             switch RecordingSniffer.check(pending, isComplete: scanner.isComplete, fileName: fileName) {
             case .needMore: return false
@@ -179,7 +183,7 @@ public struct RecordingStream: Sendable {
                 phase = .evemuEvents(EvemuEventParser(fileName: fileName, description: bareEvents))
                 return true
             }
-            guard let detected = detectFormat() else { return false }
+            guard let detected = try detectFormat() else { return false }
             format = detected
             switch detected {
             case .evemu: phase = .evemuDescription(EvemuDescriptionReader(fileName: fileName))
@@ -243,7 +247,7 @@ public struct RecordingStream: Sendable {
     }
 
     /// The format from the first significant line, looking ahead without consuming; nil until it has arrived.
-    private func detectFormat() -> RecordingFormat? {
+    private func detectFormat() throws(RecordingError) -> RecordingFormat? {
         var look = scanner
         while true {
             // An overlong line (an error) is the evemu reader's to report.
@@ -251,6 +255,7 @@ public struct RecordingStream: Sendable {
                 if look.isAtEnd || scanner.bufferedByteCount >= RecordingSniffer.lookahead { return .evemu }
                 return nil
             }
+            if let error = RecordingSniffer.foreign(line, in: look.bytes, fileName: fileName) { throw error }
             if let format = RecordingReader.format(of: line, in: look.bytes) { return format }
         }
     }

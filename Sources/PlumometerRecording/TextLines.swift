@@ -76,6 +76,19 @@ struct LineScanner: Sendable {
         bytes.append(UInt8(ascii: "\n"))
     }
 
+    /// Skips a UTF-8 byte order mark (EF BB BF) where reading stands: editors on other systems start a text file
+    /// with one, and it is no part of the first line.
+    mutating func skipByteOrderMark() {
+        guard bytes.count - position >= 3, Array(bytes[position..<(position + 3)]) == LineScanner.byteOrderMark else {
+            return
+        }
+        position += 3
+        searched = Swift.max(searched, position)
+    }
+
+    /// The UTF-8 byte order mark.
+    static let byteOrderMark: [UInt8] = [0xef, 0xbb, 0xbf]
+
     /// Marks the end of the input: a final line without a terminator is now a line.
     mutating func finish() { isComplete = true }
 

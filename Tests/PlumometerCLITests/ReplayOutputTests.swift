@@ -30,7 +30,7 @@ import Testing
         #expect(frames.allSatisfy { $0.string("type") == "frame" && $0.bool("resync") == false })
         let keys = [
             "id", "slot", "x", "y", "pressure", "force", "percent", "ratio", "share", "rank", "heaviest",
-            "stable", "saturated", "grams",
+            "stable", "saturated", "grams", "x_mm", "y_mm",
         ]
         for frame in frames {
             for contact in frame.objects("contacts") {
@@ -70,13 +70,13 @@ import Testing
         #expect(
             lines.first
                 == "time,seq,device,id,slot,x,y,pressure,force,percent,ratio,share,rank,heaviest,stable,saturated,grams,"
-                + "resync,type,name"
+                + "resync,type,name,x_mm,y_mm,total_grams"
         )
         // The device row, then frames of 1, 2, 2, 2, 1 and 0 contacts; the empty frame is one row with empty
         // contact columns.
         #expect(lines.count == 1 + 1 + 1 + 2 + 2 + 2 + 1 + 1)
-        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 20 })
-        #expect(lines[1].hasSuffix(",device,Apple Inc. Magic Trackpad 2"))
+        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 23 })
+        #expect(lines[1].hasSuffix(",device,Apple Inc. Magic Trackpad 2,,,"))
         #expect(
             lines[2].hasPrefix(
                 "1.000000,1,\(twoPlums),10,0,-1000,200,100,0.3953,39.5,1.0000,1.0000,1,true,false,false,"

@@ -55,7 +55,12 @@ import Testing
         let result = try CLI.run(["replay", "--formt", "jsonl", CLI.fixture("magic-trackpad-2.two-plums.evemu")])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.contains("Error: Unknown option '--formt'. Did you mean '--format'?"))
+        // Usage errors look like runtime errors (`plumometer: ...`), then say where help is.
+        #expect(
+            result.stderr == "plumometer: Unknown option '--formt'. Did you mean '--format'?\n"
+                + "Usage: plumometer replay --help\n",
+            "\(result.stderr)"
+        )
     }
 
     @Test func unknownOptionOfTheDefaultCommand() throws {

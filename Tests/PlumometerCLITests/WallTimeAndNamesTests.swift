@@ -44,11 +44,12 @@ struct WallTimeAndNamesTests {
     @Test func csvAndTextCarryTheDeviceAndTheResync() throws {
         let csv = try CLI.run(["replay", "--fast", "-f", "csv", Self.recording])
         let rows = csv.stdoutLines.map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        #expect(rows.first?.suffix(3) == ["resync", "type", "name"])
-        #expect(rows.dropFirst().first?.suffix(2) == ["device", "Apple Internal Keyboard / Trackpad"])
+        // resync, type and name, then the millimetres and the total added after them.
+        #expect(rows.first?.suffix(6) == ["resync", "type", "name", "x_mm", "y_mm", "total_grams"])
+        #expect(rows.dropFirst().first?.suffix(5) == ["device", "Apple Internal Keyboard / Trackpad", "", "", ""])
         #expect(
             rows.dropFirst(2).allSatisfy {
-                $0[$0.count - 2] == "frame" && ["true", "false"].contains($0[$0.count - 3])
+                $0[$0.count - 5] == "frame" && ["true", "false"].contains($0[$0.count - 6])
             }
         )
         let text = try CLI.run(["replay", "--fast", "-f", "text", Self.recording])

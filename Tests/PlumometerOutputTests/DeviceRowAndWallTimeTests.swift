@@ -42,21 +42,21 @@ import Testing
         let device = try #require(format.device(Self.opened(path: "/dev/input/event7")))
         #expect(
             device == "1350451575.023449,,/dev/input/event7" + String(repeating: ",", count: 16)
-                + "device,\(OutputTestValues.forcePad.name)\n"
+                + "device,\(OutputTestValues.forcePad.name),,,\n"
         )
-        #expect(device.split(separator: ",", omittingEmptySubsequences: false).count == 20)
+        #expect(device.split(separator: ",", omittingEmptySubsequences: false).count == 23)
         let removed = try #require(format.removed(path: "/dev/input/event7", time: EventTime(microseconds: 13_000_000)))
-        #expect(removed == "13.000000,,/dev/input/event7" + String(repeating: ",", count: 16) + "removed,\n")
+        #expect(removed == "13.000000,,/dev/input/event7" + String(repeating: ",", count: 16) + "removed,,,,\n")
         var named = OutputTestValues.forcePad
         named.identity.name = "Pad, \"v2\""
-        #expect(try #require(format.device(Self.opened(named))).hasSuffix(",device,\"Pad, \"\"v2\"\"\"\n"))
+        #expect(try #require(format.device(Self.opened(named))).hasSuffix(",device,\"Pad, \"\"v2\"\"\",,,\n"))
     }
 
     @Test func csvMarksResyncFrames() throws {
         let row = try #require(CSVFormatter().frame(OutputTestValues.emptyResync, sequence: 1, device: "d"))
-        #expect(row.hasSuffix(",true,frame,\n"))
+        #expect(row.hasSuffix(",true,frame,,,,\n"))
         let normal = try #require(CSVFormatter().frame(OutputTestValues.twoContacts, sequence: 1, device: "d"))
-        #expect(normal.split(separator: "\n").allSatisfy { $0.hasSuffix(",false,frame,") })
+        #expect(normal.split(separator: "\n").allSatisfy { $0.hasSuffix(",false,frame,,,,") })
     }
 
     @Test func theTextDeviceCommentSaysWhenAndEscapesNewlines() throws {

@@ -12,9 +12,10 @@ import Testing
         #expect(
             format.frame(OutputTestValues.twoContacts, sequence: 3, device: "/dev/input/event7")
                 == "{\"type\":\"frame\",\"time\":12.500000,\"seq\":3,\"device\":\"/dev/input/event7\",\"resync\":false,"
-                + "\"contacts\":[{\"id\":17,\"slot\":0,\"x\":100,\"y\":-200,\"pressure\":3000,\"force\":0.5000,"
+                + "\"contacts\":[{\"id\":17,\"slot\":0,\"x\":100,\"y\":-200,\"x_mm\":null,\"y_mm\":null,\"pressure\":3000,\"force\":0.5000,"
                 + "\"percent\":50.0,\"ratio\":1.0000,\"share\":0.6667,\"rank\":1,\"heaviest\":true,\"stable\":true,"
-                + "\"saturated\":false,\"grams\":3000.00},{\"id\":18,\"slot\":1,\"x\":null,\"y\":null,\"pressure\":1500,"
+                + "\"saturated\":false,\"grams\":3000.00},{\"id\":18,\"slot\":1,\"x\":null,\"y\":null,\"x_mm\":null,"
+                + "\"y_mm\":null,\"pressure\":1500,"
                 + "\"force\":0.2500,\"percent\":25.0,\"ratio\":0.5000,\"share\":0.3333,\"rank\":2,\"heaviest\":false,"
                 + "\"stable\":false,\"saturated\":true,\"grams\":null}]}\n"
         )
@@ -33,7 +34,9 @@ import Testing
             format.device(OutputTestValues.record())
                 == "{\"type\":\"device\",\"time\":1350451575.023449,\"device\":\"/dev/input/event7\","
                 + "\"name\":\"Force Pad\",\"id\":\"001c:05ac:0342:0001\",\"slots\":16,\"pressure\":{\"axis\":"
-                + "\"ABS_MT_PRESSURE\",\"min\":0,\"max\":6000,\"resolution\":1},\"force_sensor\":true,"
+                + "\"ABS_MT_PRESSURE\",\"min\":0,\"max\":6000,\"resolution\":1},\"position\":{\"x\":{\"axis\":"
+                + "\"ABS_MT_POSITION_X\",\"min\":-3678,\"max\":3934,\"resolution\":0},\"y\":{\"axis\":"
+                + "\"ABS_MT_POSITION_Y\",\"min\":-2479,\"max\":2586,\"resolution\":0}},\"force_sensor\":true,"
                 + "\"sensing\":\"force-grams\",\"grams_from\":\"resolution\",\"schema\":1}\n"
         )
     }
@@ -59,7 +62,9 @@ import Testing
             format.device(record)
                 == "{\"type\":\"device\",\"time\":1350451575.023449,\"device\":\"/dev/input/event3\","
                 + "\"name\":\"Screen\",\"id\":\"0018:04f3:2a1c:0100\",\"slots\":null,\"pressure\":{\"axis\":"
-                + "\"ABS_MT_PRESSURE\",\"min\":0,\"max\":255,\"resolution\":0},\"force_sensor\":false,"
+                + "\"ABS_MT_PRESSURE\",\"min\":0,\"max\":255,\"resolution\":0},\"position\":{\"x\":{\"axis\":"
+                + "\"ABS_MT_POSITION_X\",\"min\":0,\"max\":4095,\"resolution\":0},\"y\":{\"axis\":"
+                + "\"ABS_MT_POSITION_Y\",\"min\":0,\"max\":4095,\"resolution\":0}},\"force_sensor\":false,"
                 + "\"sensing\":\"contact-size\",\"grams_from\":null,\"schema\":1}\n"
         )
     }
@@ -74,7 +79,8 @@ import Testing
             format.device(record)
                 == "{\"type\":\"device\",\"time\":1350451575.023449,\"device\":\"/dev/input/event2\","
                 + "\"name\":\"Touch Mouse\",\"id\":\"0003:046d:c52b:0111\",\"slots\":1,\"pressure\":null,"
-                + "\"force_sensor\":null,\"sensing\":\"none\",\"grams_from\":null,\"schema\":1}\n"
+                + "\"position\":{\"x\":{\"axis\":\"ABS_X\",\"min\":0,\"max\":1000,\"resolution\":0},"
+                + "\"y\":{\"axis\":\"ABS_Y\",\"min\":0,\"max\":1000,\"resolution\":0}},\"force_sensor\":null,\"sensing\":\"none\",\"grams_from\":null,\"schema\":1}\n"
         )
     }
 
@@ -107,7 +113,7 @@ import Testing
         #expect(
             format.header()
                 == "time,seq,device,id,slot,x,y,pressure,force,percent,ratio,share,rank,heaviest,stable,saturated,grams,"
-                + "resync,type,name\n"
+                + "resync,type,name,x_mm,y_mm,total_grams\n"
         )
     }
 
@@ -115,22 +121,24 @@ import Testing
         #expect(
             format.frame(OutputTestValues.twoContacts, sequence: 3, device: "/dev/input/event7")
                 == "12.500000,3,/dev/input/event7,17,0,100,-200,3000,0.5000,50.0,1.0000,0.6667,1,true,true,false,3000.00,"
-                + "false,frame,\n"
-                + "12.500000,3,/dev/input/event7,18,1,,,1500,0.2500,25.0,0.5000,0.3333,2,false,false,true,,false,frame,\n"
+                + "false,frame,,,,\n"
+                + "12.500000,3,/dev/input/event7,18,1,,,1500,0.2500,25.0,0.5000,0.3333,2,false,false,true,,false,frame,"
+                + ",,,\n"
         )
     }
 
     @Test func anEmptyFrameIsOneRowWithEmptyContactColumns() {
         let row = format.frame(OutputTestValues.emptyResync, sequence: 4, device: "demo.evemu")
         // The 14 contact columns, id to grams, are empty.
-        #expect(row == "12.600001,4,demo.evemu," + String(repeating: ",", count: 13) + ",true,frame,\n")
+        #expect(row == "12.600001,4,demo.evemu," + String(repeating: ",", count: 13) + ",true,frame,,,,\n")
         #expect(row?.split(separator: ",", omittingEmptySubsequences: false).count == CSVFormatter.columns.count)
     }
 
     @Test func fieldsWithCommasQuotesOrLineBreaksAreQuoted() {
         let row = format.frame(OutputTestValues.emptyResync, sequence: 1, device: "my \"pad\", v2\n.evemu") ?? ""
         #expect(
-            row == "12.600001,1,\"my \"\"pad\"\", v2\n.evemu\"," + String(repeating: ",", count: 13) + ",true,frame,\n"
+            row == "12.600001,1,\"my \"\"pad\"\", v2\n.evemu\"," + String(repeating: ",", count: 13)
+                + ",true,frame,,,,\n"
         )
         #expect(CSVFormatter.field("plain") == "plain")
         #expect(CSVFormatter.field("a\rb") == "\"a\rb\"")
@@ -141,11 +149,11 @@ import Testing
     @Test func devicesAndRemovalsAreRowsOfTheirOwnType() {
         #expect(
             format.device(OutputTestValues.record())
-                == "1350451575.023449,,/dev/input/event7" + String(repeating: ",", count: 16) + "device,Force Pad\n"
+                == "1350451575.023449,,/dev/input/event7" + String(repeating: ",", count: 16) + "device,Force Pad,,,\n"
         )
         #expect(
             format.removed(path: "/dev/input/event7", time: .zero)
-                == "0.000000,,/dev/input/event7" + String(repeating: ",", count: 16) + "removed,\n"
+                == "0.000000,,/dev/input/event7" + String(repeating: ",", count: 16) + "removed,,,,\n"
         )
     }
 }

@@ -63,6 +63,9 @@ import Testing
         #expect(WeightUnit.ounces.format(grams: 12.34) == "0.44 oz")
         #expect(WeightUnit.carats.format(grams: 12.34) == "61.7 ct")
         #expect(WeightUnit.ounces.format(grams: 28.349523125) == "1.00 oz")
-        #expect(WeightUnit(rawValue: "oz") == .ounces && WeightUnit(rawValue: "lb") == nil)
+        #expect(WeightUnit.pounds.format(grams: 453.59237) == "1.000 lb")
+        #expect(WeightUnit.pounds.format(grams: 12.34) == "0.027 lb")
+        #expect(WeightUnit(rawValue: "oz") == .ounces && WeightUnit(rawValue: "lb") == .pounds)
+        #expect(WeightUnit(rawValue: "kg") == nil)
     }
 }

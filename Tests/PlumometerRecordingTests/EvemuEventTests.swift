@@ -112,7 +112,7 @@ struct EvemuEventTests {
         )
         expectError("unexpected text 'junk' after the event value", line: first, reading: h + "E: 1.0 3 3a 1 junk\n")
         expectError("does not declare EV_ABS code ABS_X (0x00)", line: first, reading: h + "E: 1.0 3 0 1\n")
-        expectError("does not declare EV_KEY code (0x110)", line: first, reading: h + "E: 1.0 1 110 1\n")
+        expectError("does not declare EV_KEY code BTN_LEFT (0x110)", line: first, reading: h + "E: 1.0 1 110 1\n")
         expectError("slot -1 is outside the device's slots 0...2", line: first, reading: h + "E: 1.0 3 2f -1\n")
         expectError("slot 3 is outside the device's slots 0...2", line: first, reading: h + "E: 1.0 3 2f 3\n")
         expectError("event type 0x20 is beyond EV_MAX", line: first, reading: h + "E: 1.0 20 0 1\n")

@@ -4,8 +4,8 @@ enum CommandRegistry {
 
     /// Every command; dispatch, help, the manual page and the completions are all made from this list.
     static let commands: [any Command.Type] = [
-        StreamCommand.self, WeighCommand.self, ListCommand.self, ProbeCommand.self, ReplayCommand.self,
-        PlotCommand.self, RecordCommand.self,
+        StreamCommand.self, WeighCommand.self, ListCommand.self, DescribeCommand.self, ProbeCommand.self,
+        ReplayCommand.self, PlotCommand.self, RecordCommand.self,
         CalibrateCommand.self,
         DemoCommand.self, CompletionsCommand.self, HelpCommand.self, VersionCommand.self,
     ]

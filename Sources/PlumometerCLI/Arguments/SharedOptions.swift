@@ -23,8 +23,20 @@ enum ReportFormat: String, CaseIterable, Sendable {
 extension Option where Value == String {
     /// `-d, --device PATH|NAME`, the device a command reads: its spelling and completion the same in every command
     /// (stream, record, weigh, probe, calibrate), the sentence each command's own.
-    static func inputDevice(help: String) -> Option<String> {
-        Option("device", short: "d", value: "PATH|NAME", completion: .deviceNode, help: help)
+    /// An empty value is a usage error: it names no device (leave `-d` out for the best one).
+    static func inputDevice(help: String, repeatable: Bool = false) -> Option<String> {
+        Option("device", short: "d", value: "PATH|NAME", completion: .deviceNode, repeatable: repeatable, help: help) {
+            text throws(ValueError) in
+            guard !text.isEmpty else {
+                throw .invalid(
+                    text,
+                    for: "device",
+                    expected:
+                        "a device node (/dev/input/eventN) or part of a device's name; leave -d out for the best device"
+                )
+            }
+            return text
+        }
     }
 
     /// `--replay FILE`: a recording read instead of a device (weigh, probe, calibrate).
@@ -74,13 +86,14 @@ enum ReadingOptions {
     static let unit = Option<WeightUnit>.choice(
         "unit",
         value: "UNIT",
-        cases: [.grams, .ounces, .carats],
+        cases: [.grams, .ounces, .carats, .pounds],
         help: "Unit for weights in text and live output (JSON and CSV stay in grams)."
     )
 
     static let summary = Flag(
         "summary",
-        help: "At the end, write a summary of the session (a summary record, a table or a CSV comment block)."
+        help:
+            "At the end, write a summary of the session (a summary record in jsonl, a table in text; on stderr for csv)."
     )
     static let view = Option<LiveViewMode>.choice(
         "view",
@@ -132,6 +145,18 @@ enum PacingOptions {
 
     /// The group, in the order help lists it.
     static let all: [any OptionDeclaration] = [speed, fast]
+}
+
+extension ParsedArguments {
+    /// `--desc FILE` (replay's) of a command that reads a recording with `replay` (`--replay FILE`): the
+    /// description of a FILE of bare events; a usage error without `--replay`.
+    func recordingDescription(replay: Option<String>) throws(UsageError) -> String? {
+        guard let description = try value(of: ReplayCommand.Options.desc) else { return nil }
+        guard has(replay) else {
+            throw usageError("--desc describes the device of a --replay FILE of events; give --replay FILE too.")
+        }
+        return description
+    }
 }
 
 extension ParsedArguments {

@@ -72,9 +72,9 @@ extension CalibrateCommand: Command {
         name: "calibrate",
         summary: "Fit grams to raw pressure from reference weights and save a per-device profile.",
         options: [
-            Options.device, Options.replay, Options.point, Options.reference, Options.directReference,
-            Options.allowContactSize, Options.output, Options.save, Options.noSave, Options.format, Options.minR2,
-            Flag.quiet,
+            Options.device, Options.replay, ReplayCommand.Options.desc, Options.point, Options.reference,
+            Options.directReference, Options.allowContactSize, Options.output, Options.save, Options.noSave,
+            Options.format, Options.minR2, Flag.quiet,
         ],
         discussion: """
             A guided calibration stopped by SIGINT or SIGTERM saves nothing and exits 1 (unlike the other \
@@ -315,8 +315,9 @@ struct CalibrationSource {
     let description: DeviceDescription
 
     init(_ arguments: ParsedArguments) throws {
+        let descriptionFile = try arguments.recordingDescription(replay: CalibrateCommand.Options.replay)
         if let file = try arguments.value(of: CalibrateCommand.Options.replay) {
-            let device = try ArrivingDevice(path: file)
+            let device = try ArrivingDevice(path: file, description: descriptionFile)
             origin = .recording(device)
             description = device.description
         } else {

@@ -12,7 +12,7 @@ extension PlotCommand: Command {
             short: "o",
             value: "FILE",
             completion: .file,
-            help: "Write the SVG to FILE (required; - for standard output)."
+            help: "Write the SVG to FILE (required; FILE.svg, or - for standard output)."
         )
         static let from = seconds("from", help: "Plot from SECONDS after the recording's first event (default 0).")
         static let to = seconds("to", help: "Plot up to SECONDS after the recording's first event (default: the end).")
@@ -33,7 +33,8 @@ extension PlotCommand: Command {
         summary: "Draw a recording as an SVG: weight over time per contact, and where each contact sat on the pad.",
         options: [
             Options.output, ReplayCommand.Options.device, ReplayCommand.Options.desc, Options.from, Options.to,
-            ReadingOptions.profile, ReadingOptions.smooth, ReadingOptions.tare, ReadingOptions.unit, Flag.quiet,
+            ReadingOptions.profile, ReadingOptions.noProfile, ReadingOptions.smooth, ReadingOptions.tare,
+            ReadingOptions.unit, Flag.quiet,
         ],
         positionals: [
             PositionalSpec(
@@ -69,6 +70,14 @@ enum PlotCommand {
         guard let destination = try arguments.value(of: Options.output) else {
             throw arguments.usageError("Name the SVG to write with -o FILE.")
         }
+        // plot writes SVG only: an SVG under another name (x.png) opens as a broken image.
+        if destination != "-", !destination.lowercased().hasSuffix(".svg") {
+            let name = destination.split(separator: "/").last.map(String.init) ?? destination
+            throw arguments.usageError(
+                "plot writes SVG, not what '\(name.forTerminalName)' is named for: give -o FILE.svg, and convert it if "
+                    + "you need another format (rsvg-convert FILE.svg -o FILE.png)."
+            )
+        }
         let from = try arguments.value(of: Options.from) ?? 0
         let to = try arguments.value(of: Options.to)
         if let to, to < from { throw arguments.usageError("--to must not be before --from.") }
@@ -77,6 +86,10 @@ enum PlotCommand {
         settings.tareAtStart = arguments.flag(ReadingOptions.tare)
         settings.unit = try arguments.value(of: ReadingOptions.unit) ?? .grams
         settings.profilePath = try arguments.value(of: ReadingOptions.profile)
+        settings.ignoreSavedProfile = arguments.flag(ReadingOptions.noProfile)
+        if settings.profilePath != nil && settings.ignoreSavedProfile {
+            throw arguments.usageError("Give either --profile or --no-profile, not both.")
+        }
         let input = try RecordingFile.input(
             path,
             selector: arguments.value(of: ReplayCommand.Options.device),

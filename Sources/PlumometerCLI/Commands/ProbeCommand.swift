@@ -31,7 +31,10 @@ extension ProbeCommand: Command {
     static let spec = CommandSpec(
         name: "probe",
         summary: "Find out what a device's pressure axis measures: force, contact size, or nothing usable.",
-        options: [Options.device, Options.replay, Options.staticOnly, Options.format, Options.stepTimeout, Flag.quiet],
+        options: [
+            Options.device, Options.replay, ReplayCommand.Options.desc, Options.staticOnly, Options.format,
+            Options.stepTimeout, Flag.quiet,
+        ],
         discussion: """
             The static part reads the device description alone: the pressure axis, its range and resolution, \
             INPUT_PROP_PRESSUREPAD, INPUT_PROP_SEMI_MT, fake multitouch, empty, inverted or copied ranges, a \
@@ -65,8 +68,9 @@ enum ProbeCommand {
         }
         let staticOnly = arguments.flag(Options.staticOnly)
         let result: ProbeResult
+        let descriptionFile = try arguments.recordingDescription(replay: Options.replay)
         if let file = try arguments.value(of: Options.replay) {
-            let recorded = try ArrivingDevice(path: file)
+            let recorded = try ArrivingDevice(path: file, description: descriptionFile)
             let path = recorded.node ?? recorded.description.path
             if staticOnly || recorded.first == nil {
                 if !staticOnly { Diagnostics.note("\(file) holds no events: the static part only.") }

@@ -7,14 +7,23 @@ extension RecordCommand: Command {
     /// `record`'s options.
     enum Options {
         static let device = Option.inputDevice(
-            help: "The device (default: the best force-sensing device)."
+            help:
+                "The device (default: the best force-sensing device); give it again for each further device (libinput format).",
+            repeatable: true
         )
         static let output = Option<String>(
             "output",
             short: "o",
             value: "FILE",
             completion: .file,
-            help: "Write to FILE instead of stdout (- for stdout; never through a symlink)."
+            help:
+                "Write to FILE instead of stdout (- for stdout; never through a symlink); .yml or .yaml: libinput record YAML."
+        )
+        static let format = Option<RecordingFileFormat>.choice(
+            "format",
+            short: "f",
+            cases: RecordingFileFormat.allCases,
+            help: "evemu (1.3) or libinput (libinput record YAML). Default: libinput for a .yml/.yaml FILE, else evemu."
         )
         // A year at most: enough for any recording, and within Int64 microseconds.
         static let duration = Option<Double>.number(
@@ -28,68 +37,85 @@ extension RecordCommand: Command {
 
     static let spec = CommandSpec(
         name: "record",
-        summary: "Record a device to an evemu 1.3 file that evemu-play, umockdev and `plumometer replay` accept.",
-        options: [Options.device, Options.output, Options.duration, Options.grab, Flag.quiet],
-        examples: ["plumometer record -d /dev/input/event7 -o plums.evemu --duration 20"]
+        summary:
+            "Record devices to an evemu 1.3 or `libinput record` file that evemu-play, libinput replay, umockdev and `plumometer replay` accept.",
+        options: [Options.device, Options.output, Options.format, Options.duration, Options.grab, Flag.quiet],
+        discussion: """
+            The state found at open (contacts already down) is written as events at the recording's start, then \
+            every event as read, times relative to the first (evemu: the first at 0.000001, as evemu-record; \
+            libinput: at 0). Several devices (-d A -d B) go into one libinput record file, as libinput record \
+            --multiple does: evemu holds one device a file, and each device's events are written after its \
+            description at the end, so they need -o FILE.yml, not stdout. Names are written so that a crafted \
+            device name cannot add a line or a key.
+            """,
+        examples: [
+            "plumometer record -d /dev/input/event7 -o plums.evemu --duration 20",
+            "plumometer record -d /dev/input/event7 -o plums.yml     # libinput record YAML",
+            "plumometer record -d /dev/input/event7 -d /dev/input/event12 -o both.yml",
+        ]
     )
 }
 
 /// `plumometer record`: an evemu 1.3 recording (description, then events with times relative to the first)
-/// that evemu-play, umockdev's evemu loader and `plumometer replay` accept.
+/// that evemu-play, umockdev's evemu loader and `plumometer replay` accept, or `libinput record` YAML of one or
+/// several devices.
 enum RecordCommand {
     static func run(_ arguments: ParsedArguments) throws {
         let duration = try arguments.value(of: Options.duration)
-        let path = try DeviceTarget(arguments.value(of: Options.device)).resolve()
-        let source = try LiveSource(path: path, grab: arguments.flag(Options.grab))
-        defer { source.close() }
-        let sink: FileDescriptorWriter
-        if let file = try arguments.value(of: Options.output), file != "-" {
-            sink = try FileDescriptorWriter.create(file)
-        } else {
-            sink = FileDescriptorWriter.standardOutput()
-        }
-        try sink.write(EvemuWriter.description(of: source.description))
-        let initial = source.initialFrame
-        var start: EventTime?
-        var eventCount = 0
-        /// The state found at open, as events at the recording's time zero, so a replay starts where we did.
-        func writeStart(at time: EventTime) throws {
-            start = time
-            guard let initial else { return }
-            for event in initialEvents(initial, description: source.description, at: time) {
-                try sink.write(EvemuWriter.eventLine(event, since: time) + "\n")
+        let file = try arguments.value(of: Options.output).flatMap { $0 == "-" ? nil : $0 }
+        let format = try arguments.value(of: Options.format) ?? RecordingFileFormat.implied(by: file)
+        let selectors = try arguments.values(of: Options.device)
+        if selectors.count > 1 {
+            if format == .evemu {
+                throw arguments.usageError(
+                    "An evemu file holds one device; record several into libinput record YAML: -o FILE.yml."
+                )
+            }
+            if file == nil {
+                throw arguments.usageError(
+                    "Several devices are written to the file at the end (each device's events follow its "
+                        + "description, as libinput record --multiple writes them): give -o FILE.yml, not stdout."
+                )
             }
         }
+        var paths: [String] = []
+        for selector in selectors.isEmpty ? [nil] : selectors.map(Optional.some) {
+            let path = try DeviceTarget(selector).resolve()
+            if paths.contains(path) { throw arguments.usageError("\(path) is named twice; give each device once.") }
+            paths.append(path)
+        }
+        var sources: [LiveSource] = []
+        defer { for source in sources { source.close() } }
+        for path in paths { sources.append(try LiveSource(path: path, grab: arguments.flag(Options.grab))) }
+        let sink =
+            try file.map { path throws(OutputError) in try FileDescriptorWriter.create(path) }
+            ?? FileDescriptorWriter.standardOutput()
+        let recorder = RawRecorder(sink: sink, format: format)
+        try recorder.begin(
+            sources.map {
+                RawRecorder.Device(description: $0.description, node: $0.path, initialFrame: $0.initialFrame)
+            }
+        )
         let driver = try Driver()
-        if sink.fileDescriptor == FileDescriptorWriter.standardOutput().fileDescriptor { driver.stopWhenOutputCloses() }
+        if file == nil { driver.stopWhenOutputCloses() }
         let began = MonotonicClock.now()
-        source.onGone = {
-            Diagnostics.note("\(path) was removed; the recording ends here")
-            driver.finish()
-        }
-        source.onInputs = { inputs in
-            // One write per read, not per event: a 16-finger pad at 1 kHz sends ~50,000 events a second.
-            var text = ""
-            for event in inputs.compactMap(\.recordedEvent) {
-                if start == nil { try writeStart(at: event.time) }
-                text += EvemuWriter.eventLine(event, since: start ?? event.time)
-                text += "\n"
-                eventCount += 1
+        for (index, source) in sources.enumerated() {
+            source.onGone = {
+                Diagnostics.note("\(source.path) was removed; the recording ends here")
+                driver.finish()
             }
-            if !text.isEmpty { try sink.write(text) }
+            source.onInputs = { inputs in try recorder.record(inputs, device: index) }
+            source.start(in: driver, into: nil)
+            Diagnostics.note("recording \(source.path) ('\(source.description.name.forTerminalName)'); Ctrl-C to stop")
         }
-        source.start(in: driver, into: nil)
         driver.work = {
             guard let duration else { return .idle }
             let remaining = Int64(duration * 1_000_000) - (MonotonicClock.now().microseconds - began.microseconds)
             return remaining <= 0 ? .finished : .within(remaining)
         }
-        Diagnostics.note("recording \(path) ('\(source.description.name.forTerminalName)'); Ctrl-C to stop")
         try driver.run()
-        if start == nil, let initial {
-            try writeStart(at: initial.time)
-        }
-        Diagnostics.note("recorded \(eventCount) events")
+        try recorder.finish()
+        Diagnostics.note("recorded \(recorder.eventCount) events")
     }
 
     /// Events that recreate `frame` on a device like `description`: per contact its slot, tracking id,

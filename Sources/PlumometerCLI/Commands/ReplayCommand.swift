@@ -9,8 +9,13 @@ extension ReplayCommand: Command {
             "device",
             short: "d",
             value: "NAME",
-            help: "With several devices in one recording: which one (index, or a substring of its name)."
-        )
+            help: "With several devices in one recording: which one (index, node, or a substring of its name)."
+        ) { text throws(ValueError) in
+            guard !text.isEmpty else {
+                throw .invalid(text, for: "device", expected: "an index, a node or part of a device's name")
+            }
+            return text
+        }
         static let desc = Option<String>(
             "desc",
             value: "FILE",
@@ -59,6 +64,13 @@ enum ReplayCommand {
         defer { session.end() }
         // A recording typed at the terminal (or `/dev/stdin` on one) is read in its line mode, not raw for keys.
         session.keysAllowed = !input.file.isTerminal
+        if input.file.isTerminal {
+            // Without a word, `replay -` at a prompt looks hung.
+            Diagnostics.note(
+                "reading a recording typed at the terminal (standard input); end it with Ctrl-D, or stop with "
+                    + "Ctrl-C and give a FILE or a pipe: evemu-record /dev/input/eventN | plumometer replay -"
+            )
+        }
         let source = ArrivingRecordingSource(input, pacing: pacing, driver: session.driver) { device, start in
             try session.begin(
                 device.description,

@@ -34,6 +34,13 @@ extension StreamCommand: Command {
             range: 1...Int(Int32.max),
             help: "Stop after N frame records."
         )
+        static let record = Option<String>(
+            "record",
+            value: "FILE",
+            completion: .file,
+            help:
+                "Also keep the raw events read in FILE: evemu, or libinput record YAML for a .yml/.yaml FILE (replay it for the same frames)."
+        )
         static let wait = Flag(
             "wait",
             help: "If no device fits yet, wait for one to appear instead of failing (background services)."
@@ -43,19 +50,24 @@ extension StreamCommand: Command {
     static let spec = CommandSpec(
         name: "stream",
         summary: "Read a pressure-sensing device and write one reading per frame (the default command).",
-        options: [Options.device, Options.grab, Options.wait, Options.output, Options.duration, Options.count]
+        options: [
+            Options.device, Options.grab, Options.wait, Options.output, Options.record, Options.duration, Options.count,
+        ]
             + OutputOptions.all + ReadingOptions.all,
         discussion: """
             Readings go to stdout, one per frame, flushed at once; messages go to stderr. On a terminal the \
-            live view draws one bar per contact (t: tare, c: clear tare, q: quit). SIGINT and SIGTERM finish the \
-            current line and exit 0; SIGHUP reopens the device. When the device goes away a 'removed' record is \
-            written and reading resumes when it comes back.
+            live view draws the pad to scale with a circle per contact (m: one bar per contact instead; t: tare, \
+            c: clear tare, k: carrier, q: quit). SIGINT and SIGTERM finish the current line and exit 0; SIGHUP \
+            reopens the device. When the device goes away a 'removed' record is written and reading resumes when it \
+            comes back. --record FILE keeps the raw events of the device read, as 'plumometer record' writes them, \
+            until the device is reopened or goes away.
             """,
         examples: [
             "plumometer                                  # live view of the best device",
             "plumometer --format jsonl > readings.jsonl  # background reader",
             "plumometer -d /dev/input/event7 -f text --interval 100",
             "plumometer stream -o plums.jsonl --duration 3600      # an hour appended to a log",
+            "plumometer -f jsonl --record raw.yml > readings.jsonl # the readings, and the events they came from",
         ]
     )
 }
@@ -84,6 +96,13 @@ enum StreamCommand {
         let target = DeviceTarget(try arguments.value(of: Options.device))
         let stream = DeviceStream(target: target, grab: arguments.flag(Options.grab), session: session)
         defer { stream.close() }
+        if let path = try arguments.value(of: Options.record) {
+            if path == "-" { throw arguments.usageError("--record needs a FILE: stdout carries the readings.") }
+            stream.recorder = RawRecorder(
+                sink: try FileDescriptorWriter.create(path),
+                format: RecordingFileFormat.implied(by: path)
+            )
+        }
         if arguments.flag(Options.wait) {
             // A background reader started before its device (a Bluetooth trackpad still off at login): wait for it
             // through udev instead of failing, as it already does after an unplug.
@@ -105,5 +124,6 @@ enum StreamCommand {
         session.driver.onHangup = { try stream.reopen() }
         let limited = session.output as? FrameLimitOutput
         try session.run(LimitedSource(stream, duration: duration) { limited?.isFull ?? false })
+        try stream.finishRecording()
     }
 }

@@ -37,7 +37,8 @@ extension WeighCommand: Command {
         name: "weigh",
         summary: "A kitchen scale in one command: wait until everything down rests still, print its weights, exit.",
         options: [
-            Options.device, Options.replay, Options.format, Options.objects, Options.timeout, ReadingOptions.tare,
+            Options.device, Options.replay, ReplayCommand.Options.desc, Options.format, Options.objects,
+            Options.timeout, ReadingOptions.tare,
             ReadingOptions.carrier, ReadingOptions.profile, ReadingOptions.noProfile, ReadingOptions.unit, Flag.quiet,
         ],
         discussion: """
@@ -96,9 +97,12 @@ enum WeighCommand {
 
         let weighing: Weighing
         let path: String
+        let scale: PositionAxes?
+        let descriptionFile = try arguments.recordingDescription(replay: Options.replay)
         if let file = try arguments.value(of: Options.replay) {
-            let recorded = try ArrivingDevice(path: file)
+            let recorded = try ArrivingDevice(path: file, description: descriptionFile)
             path = recorded.description.path
+            scale = PositionAxes(recorded.description)
             weighing = try Weighing(
                 recorded.description,
                 path: path,
@@ -111,6 +115,7 @@ enum WeighCommand {
             let source = try LiveSource(path: try DeviceTarget(arguments.value(of: Options.device)).resolve())
             defer { source.close() }
             path = source.path
+            scale = PositionAxes(source.description)
             weighing = try Weighing(
                 source.description,
                 path: path,
@@ -127,7 +132,8 @@ enum WeighCommand {
         }
         let sink = FileDescriptorWriter.standardOutput()
         switch format {
-        case .jsonl: try sink.write(JSONLinesFormatter().frame(reading, sequence: 1, device: path) ?? "")
+        case .jsonl:
+            try sink.write(JSONLinesFormatter().frame(reading, sequence: 1, device: path, positions: scale) ?? "")
         case .text: try sink.write(text(reading, unit: unit) + (weighing.meaningNotice.map { "(\($0))\n" } ?? ""))
         }
         // Always, in either format, on stderr: stdout stays the answer alone (one frame object with -f jsonl).

@@ -20,6 +20,8 @@ final class LineOutput: ReadingOutput {
     private let formatter: any LineFormatter
     private let sink: any LineSink
     private var devicePath = ""
+    /// The current device's position axes, for the millimetres of each contact.
+    private var scale: PositionAxes?
     private var headerWritten = false
     private let wallTimestamps: Bool
     /// With `--timestamps wall`: what turns the current device's kernel time into Unix time, measured at its open.
@@ -45,6 +47,7 @@ final class LineOutput: ReadingOutput {
     func device(_ record: DeviceRecord) throws {
         try writeHeaderOnce()
         devicePath = record.path
+        scale = PositionAxes(record.description)
         var record = record
         if wallTimestamps, let wall = record.wallTime {
             // One offset per open, so frame times keep the kernel's spacing (a wall clock stepped by NTP does not).
@@ -58,7 +61,7 @@ final class LineOutput: ReadingOutput {
         try writeHeaderOnce()
         var reading = reading
         reading.time = stamped(reading.time)
-        if let line = formatter.frame(reading, sequence: sequence, device: devicePath) {
+        if let line = formatter.frame(reading, sequence: sequence, device: devicePath, positions: scale) {
             try sink.write(line, droppable: true)
         }
     }

@@ -6,8 +6,8 @@ import PlumometerPictures
 /// `--summary`: passes every reading on to the output it wraps and keeps a ``SessionSummarizer`` of them; when the
 /// session ends, writes one summary after the output's last line (docs/output-format.md, "The summary record").
 ///
-/// Where it goes follows the format: a `summary` record in JSON Lines, a table in text, a `#` comment block
-/// after the rows in CSV, and for the live view the table on stderr once the screen is left. Frames a slow
+/// Where it goes follows the format: a `summary` record in JSON Lines, a table in text, and the table on stderr for
+/// CSV (stdout stays one table that any CSV reader takes whole) and for the live view once the screen is left. Frames a slow
 /// consumer never saw (the latest-state writer's drops, read once it has finished) are counted as skipped.
 final class SummaryOutput: ReadingOutput {
     /// Where and how the summary is written.
@@ -87,8 +87,8 @@ final class SummaryOutput: ReadingOutput {
         case .text:
             try stdout.write(SummaryTable.lines(summary, unit: mass).map { $0 + "\n" }.joined())
         case .csv:
-            let lines = ["summary " + devicePath.forTerminal] + SummaryTable.lines(summary, unit: mass, ascii: true)
-            try stdout.write(lines.map { "# " + $0 + "\n" }.joined())
+            // Not into the table: '#' lines with commas in them made pandas read every column as text.
+            Diagnostics.writeError("summary " + devicePath.forTerminal + "\n" + Self.table(summary, unit: mass))
         case .standardError:
             Diagnostics.writeError(Self.table(summary, unit: mass))
         }

@@ -13,6 +13,9 @@ final class DeviceStream: FrameSource {
     private var source: LiveSource?
     private var identity: DeviceIdentity?
     private var monitor: HotplugMonitor?
+    /// With `stream --record`: where the raw events of the first device opened go, until it is reopened or removed.
+    var recorder: RawRecorder?
+    private var recording = false
 
     /// A stream of `target`'s device into `session`; nothing is opened yet.
     init(target: DeviceTarget, grab: Bool, session: ReadingSession) {
@@ -43,6 +46,15 @@ final class DeviceStream: FrameSource {
             Diagnostics.note("\(path): events were dropped by the kernel (SYN_DROPPED); resynchronised")
         }
         source.onGone = { [unowned self] in try self.disconnected() }
+        if let recorder {
+            if !recording {
+                try recorder.begin([
+                    RawRecorder.Device(description: source.description, node: path, initialFrame: source.initialFrame)
+                ])
+                recording = true
+                source.onInputs = { inputs in try recorder.record(inputs, device: 0) }
+            }
+        }
         source.start(in: session.driver, into: pipeline)
         Diagnostics.note("reading \(path) ('\(source.description.name.forTerminalName)'); Ctrl-C to stop")
     }
@@ -65,6 +77,7 @@ final class DeviceStream: FrameSource {
     func reopen() throws {
         guard let path = source?.path else { return }
         try session.pipeline?.flush()
+        try finishRecording()
         close()
         Diagnostics.note("SIGHUP: reopening \(path)")
         try open(path: path)
@@ -76,10 +89,20 @@ final class DeviceStream: FrameSource {
         try source?.due() ?? .idle
     }
 
-    /// Stops reading the device and closes it.
+    /// Stops reading the device and closes it; a `--record` file ends here.
     func close() {
+        // Reached by a `defer` on the way out of an error: the error in hand is the one to report.
+        try? finishRecording()
         source?.close()
         source = nil
+    }
+
+    /// Ends the `--record` file (once; later calls do nothing).
+    func finishRecording() throws {
+        guard let recorder, recording else { return }
+        self.recorder = nil
+        try recorder.finish(at: source?.clock.now())
+        Diagnostics.note("the --record file holds \(recorder.eventCount) events")
     }
 
     private func disconnected() throws {
@@ -87,6 +110,7 @@ final class DeviceStream: FrameSource {
         let path = source.path
         try session.pipeline?.flush()
         try session.output.removed(path: path, time: source.clock.now())
+        try finishRecording()
         close()
         if monitor == nil {
             throw CLIError.runtime("\(path) disappeared, and udev cannot be reached to wait for it to come back.")

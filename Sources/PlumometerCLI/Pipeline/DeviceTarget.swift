@@ -37,6 +37,14 @@ enum DeviceTarget {
                 )
             }
             Self.noteRemapper(match)
+            // Several names match: say so, and which one is read, rather than pick one without a word.
+            let matches = report.devices.filter { device in
+                if case .skipped = device.verdict { return false }
+                return device.name.lowercased().contains(name.lowercased())
+            }
+            if matches.count > 1 && match.name.lowercased().contains(name.lowercased()) {
+                Diagnostics.note(Self.severalMatch(name, matches: matches, reading: match))
+            }
             return match.node
         case .best:
             let report = try DeviceDiscovery.scan(includeSkipped: false)
@@ -50,6 +58,15 @@ enum DeviceTarget {
     static func noteRemapper(_ device: DiscoveredDevice) {
         guard let remapper = device.remapper else { return }
         Diagnostics.note("\(device.node.forTerminalName): " + remapper.explanation.forTerminalName)
+    }
+
+    /// `'pad' matches 2 devices: '...' (/dev/input/event7), '...' (/dev/input/event9); reading /dev/input/event7
+    /// ('...'), the best of them; name another by its node (-d /dev/input/eventN).`
+    static func severalMatch(_ name: String, matches: [DiscoveredDevice], reading match: DiscoveredDevice) -> String {
+        let listing = matches.map { "'\($0.name.forTerminalName)' (\($0.node.forTerminalName))" }
+        return "'\(name.forTerminalName)' matches \(matches.count) devices: " + listing.joined(separator: ", ")
+            + "; reading \(match.node.forTerminalName) ('\(match.name.forTerminalName)'), the best of them; "
+            + "name another by its node (-d /dev/input/eventN)."
     }
 
     /// Whether a device that just appeared is the one to read: the same identity as before, or in auto mode

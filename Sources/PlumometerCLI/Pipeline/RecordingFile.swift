@@ -8,19 +8,29 @@ enum RecordingFile {
     /// The device to replay from `path`: a single-file recording, or a bare evemu events file with its
     /// description given by `description` or found beside it (`NAME.tap.events` → `NAME.tap.desc`, `NAME.desc`).
     static func device(_ path: String, selector: String?, description: String? = nil) throws -> RecordedDevice {
+        try recording(path, description: description).device(selector)
+    }
+
+    /// The recording at `path` with every device it describes: a single-file recording, or a bare evemu events file
+    /// with its description given by `description` or found beside it.
+    static func recording(_ path: String, description: String? = nil) throws -> Recording {
         let bytes = try Files.read(path)
         let descriptionPath = try description ?? (isBareEvents(bytes) ? companionDescription(of: path) : nil)
         let descriptionText = try descriptionPath.map { String(decoding: try readDescription($0), as: UTF8.self) } ?? ""
         // A RecordingError (file:line: what is wrong) reaches the entry point whole.
         guard let descriptionPath else {
-            return try RecordingReader.read(bytes: bytes, fileName: path).device(selector)
+            return try RecordingReader.read(bytes: bytes, fileName: path)
         }
-        return try RecordingReader.read(
+        var recording = try RecordingReader.read(
             descriptionText: descriptionText,
             eventsText: String(decoding: bytes, as: UTF8.self),
             fileName: descriptionPath,
             eventsFileName: path
-        ).device(selector)
+        )
+        // The events are the session: the device is named by their file (nine sessions of one .desc are nine
+        // names), as a single-file recording is by its own.
+        for index in recording.devices.indices { recording.devices[index].description.path = path }
+        return recording
     }
 
     /// The recording at `path` (`-`: standard input) opened to be read as it arrives: a single-file recording, or
@@ -41,7 +51,10 @@ enum RecordingFile {
             eventsFileName: path
         )
         for warning in recording.warnings { Diagnostics.note(warning.description) }
-        return RecordingInput(file, selector: selector, description: recording.devices[0].description)
+        // Named by the events' file, not the .desc: see ``recording(_:description:)``.
+        var described = recording.devices[0].description
+        described.path = path
+        return RecordingInput(file, selector: selector, description: described)
     }
 
     /// The largest device description read (`--desc`, or a `.desc` beside the events): real ones are a few KiB.
@@ -59,6 +72,8 @@ enum RecordingFile {
 
     /// Whether the file's first line that is not blank or a comment is an `E:` line: events without a device.
     static func isBareEvents(_ bytes: [UInt8]) -> Bool {
+        // A UTF-8 byte order mark first is no part of the first line.
+        let bytes = bytes.starts(with: [0xef, 0xbb, 0xbf]) ? Array(bytes.dropFirst(3)) : bytes
         for line in bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 64) {
             let text = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
             if text.isEmpty || text.first == UInt8(ascii: "#") || text.first == UInt8(ascii: "\r") { continue }
@@ -93,7 +108,7 @@ enum RecordingFile {
 /// with the file; `-`, a FIFO or a pipe as well as a file), in a ``Driver``'s poll loop, so SIGINT and SIGTERM end
 /// any wait (for a writer, for the device, for the next event) at once.
 ///
-/// Made in two steps, as those commands need: ``init(path:)`` waits for the device and its first event (the
+/// Made in two steps, as those commands need: ``init(path:description:)`` waits for the device and its first event (the
 /// consumer is built from the description and the start time), then ``play(into:)`` plays the events into
 /// the consumer as fast as they arrive.
 final class ArrivingDevice {
@@ -123,8 +138,8 @@ final class ArrivingDevice {
     /// Opens the recording at `path` (`-`: standard input) and reads it until its device and first event.
     /// - Throws: ``OutputError/interrupted(_:)`` when a stop signal comes first; `RecordingError`, ``OutputError``
     ///   or ``CLIError`` when it cannot be read or describes no device.
-    init(path: String) throws {
-        let input = try RecordingFile.input(path, selector: nil)
+    init(path: String, description: String? = nil) throws {
+        let input = try RecordingFile.input(path, selector: nil, description: description)
         let driver = try Driver()
         var device: StreamedDevice?
         var first: RawEvent?

@@ -1,0 +1,155 @@
+import PlumometerCore
+import PlumometerLinux
+import PlumometerRecording
+
+/// The formats `record` and `stream --record` write.
+enum RecordingFileFormat: String, CaseIterable, Sendable {
+    /// evemu 1.3: one device a file (`evemu-record`).
+    case evemu
+    /// `libinput record` YAML, version 1: one or several devices (`libinput record --multiple`).
+    case libinput
+
+    /// The format a file name asks for: `.yml` and `.yaml` are `libinput record`'s, anything else (and stdout) evemu.
+    static func implied(by path: String?) -> RecordingFileFormat {
+        guard let path else { return .evemu }
+        let lower = path.lowercased()
+        return lower.hasSuffix(".yml") || lower.hasSuffix(".yaml") ? .libinput : .evemu
+    }
+}
+
+/// Writes the raw events of one or several live devices as a recording that replays to the same frames: the
+/// state found at open as events at the recording's start, then every event read (a `SYN_DROPPED` for each
+/// resynchronisation, as `evemu-record` and `libinput record` keep it), times relative to the first event of any
+/// device.
+///
+/// One device is written as it comes. Several devices (libinput format only) are kept until the end, because
+/// `libinput record`'s file lists each device's events after its description, as `libinput record --multiple`
+/// does; that is why several devices need a file, not a pipe.
+final class RawRecorder {
+    /// One device recorded: what it said about itself, where it was read, what rested on it at open.
+    struct Device {
+        let description: DeviceDescription
+        let node: String
+        let initialFrame: ContactFrame?
+    }
+
+    let format: RecordingFileFormat
+    private let sink: FileDescriptorWriter
+    private var devices: [Device] = []
+    /// The time written as the recording's zero (evemu: a microsecond before the first event, as evemu-record).
+    private var start: EventTime?
+    /// libinput: each device's events since its last `SYN_REPORT`.
+    private var pending: [[RawEvent]] = []
+    /// Several devices: each device's `events` entries, written at the end.
+    private var buffered: [String] = []
+    private var framesWritten: [Bool] = []
+    private var finished = false
+    /// Events recorded so far (the state at open not counted).
+    private(set) var eventCount = 0
+
+    init(sink: FileDescriptorWriter, format: RecordingFileFormat) {
+        self.sink = sink
+        self.format = format
+    }
+
+    private var streaming: Bool { devices.count == 1 }
+
+    /// Starts the recording of `devices`: writes the head of the file when the events can follow as they come.
+    func begin(_ devices: [Device]) throws {
+        precondition(format == .libinput || devices.count == 1, "evemu holds one device")
+        self.devices = devices
+        pending = Array(repeating: [], count: devices.count)
+        buffered = Array(repeating: "", count: devices.count)
+        framesWritten = Array(repeating: false, count: devices.count)
+        guard streaming, let device = devices.first else { return }
+        switch format {
+        case .evemu: try sink.write(EvemuWriter.description(of: device.description))
+        case .libinput:
+            try sink.write(
+                LibinputRecordWriter.header(deviceCount: 1)
+                    + LibinputRecordWriter.device(device.description, node: device.node)
+            )
+        }
+    }
+
+    /// Records what device `index` read.
+    func record(_ inputs: [DeviceInput], device index: Int) throws {
+        guard !finished else { return }
+        let events = inputs.compactMap(\.recordedEvent)
+        guard let first = events.first else { return }
+        if start == nil { try startAt(first.time) }
+        eventCount += events.count
+        try add(events, device: index)
+    }
+
+    /// Ends the recording: what is still pending, and (several devices) the whole file.
+    func finish(at time: EventTime? = nil) throws {
+        guard !finished else { return }
+        if start == nil, let time = time ?? devices.compactMap({ $0.initialFrame?.time }).min() {
+            try startAt(time)
+        }
+        finished = true
+        if format == .libinput {
+            for index in devices.indices where !pending[index].isEmpty {
+                let events = pending[index]
+                pending[index] = []
+                try emit(frame: events, device: index)
+            }
+            for index in devices.indices where !framesWritten[index] {
+                try emit(text: LibinputRecordWriter.noEvents, device: index)
+            }
+        }
+        guard !streaming else { return }
+        var text = LibinputRecordWriter.header(deviceCount: devices.count)
+        for (index, device) in devices.enumerated() {
+            text += LibinputRecordWriter.device(device.description, node: device.node) + buffered[index]
+        }
+        try sink.write(text)
+    }
+
+    /// Sets the recording's zero at the first event, and writes each device's state at open there.
+    private func startAt(_ time: EventTime) throws {
+        start = format == .evemu ? EvemuWriter.start(forFirstEventAt: time) : time
+        for (index, device) in devices.enumerated() {
+            guard let initial = device.initialFrame else { continue }
+            try add(RecordCommand.initialEvents(initial, description: device.description, at: time), device: index)
+        }
+    }
+
+    private func add(_ events: [RawEvent], device index: Int) throws {
+        guard let start else { return }
+        switch format {
+        case .evemu:
+            // One write per read, not per event: a 16-finger pad at 1 kHz sends ~50,000 events a second.
+            var text = ""
+            for event in events {
+                text += EvemuWriter.eventLine(event, since: start)
+                text += "\n"
+            }
+            try sink.write(text)
+        case .libinput:
+            var text = ""
+            for event in events {
+                pending[index].append(event)
+                guard event.type == .syn, event.code == SynCode.report.rawValue else { continue }
+                text += LibinputRecordWriter.frame(pending[index], since: start)
+                pending[index] = []
+            }
+            if !text.isEmpty { try emit(text: text, device: index) }
+        }
+    }
+
+    private func emit(frame events: [RawEvent], device index: Int) throws {
+        guard let start else { return }
+        try emit(text: LibinputRecordWriter.frame(events, since: start), device: index)
+    }
+
+    private func emit(text: String, device index: Int) throws {
+        framesWritten[index] = true
+        if streaming {
+            try sink.write(text)
+        } else {
+            buffered[index] += text
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import PlumometerCore
+import PlumometerRecording
+import PlumometerTestKit
+import PlumometerTestSupport
+import Testing
+
+/// `record` in libinput record's YAML (one device, or several as `libinput record --multiple`), its refusals, and
+/// names that cannot inject lines or keys: every file written replays to the frames the device produced.
+@Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"), .tags(.umockdev))
+struct RecordFormatTests {
+    static let eventsText: String = {
+        let url = Fixtures.projectFixtures.appendingPathComponent("Events/multitouch-contacts.events")
+        return Umockdev.eventsOnly((try? String(contentsOf: url, encoding: .utf8)) ?? "")
+    }()
+
+    /// The live frames of `files` fed `events`, as `RecordTests.contactsPerFrame` compares them.
+    static func liveFrames(_ files: UmockdevFiles, events: URL, node: String) throws -> [String] {
+        let live = try ProcessRunner.run(
+            try #require(Umockdev.runner).path,
+            files.arguments(events: events)
+                + ["--", "timeout", "--preserve-status", "-s", "TERM", "3", try CLI.binary, "-d", node, "-f", "jsonl"],
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
+            timeout: 30
+        )
+        return try RecordTests.contactsPerFrame(live)
+    }
+
+    @Test func aYAMLFileIsLibinputRecordAndReplaysToTheSameFrames() throws {
+        let directory = try Umockdev.temporaryDirectory("record-yaml")
+        let description = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
+        let node = "/dev/input/event9"
+        let files = try UmockdevDevice(description: description, node: node).write(to: directory)
+        let events = directory.appendingPathComponent("events.evemu")
+        try Self.eventsText.write(to: events, atomically: true, encoding: .utf8)
+        let recording = directory.appendingPathComponent("recorded.yml")
+        let record = try ProcessRunner.run(
+            try #require(Umockdev.runner).path,
+            files.arguments(events: events)
+                + ["--", try CLI.binary, "record", "-d", node, "-o", recording.path, "--duration", "1.5"],
+            timeout: 30
+        )
+        #expect(record.status == 0, "\(record.stderr)")
+        let text = try String(contentsOf: recording, encoding: .utf8)
+        #expect(text.hasPrefix("# libinput record\n"), "\(text.prefix(200))")
+        #expect(text.contains("\nversion: 1\nndevices: 1\ndevices:\n- node: \"/dev/input/event9\"\n"))
+        #expect(text.contains("    name: \"Apple Inc. Magic Trackpad 2\"\n"))
+        // The first event at 0, as libinput record writes it.
+        #expect(text.contains("  events:\n  - evdev:\n    - [  0,      0,"), "\(text)")
+
+        let liveFrames = try Self.liveFrames(files, events: events, node: node)
+        #expect(liveFrames.count >= 4)
+        let replay = try CLI.run(["replay", "--fast", "-f", "jsonl", recording.path])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(try RecordTests.contactsPerFrame(replay) == liveFrames)
+
+        // What libinput's own replay tool checks before it plays a file (libinput-replay's check_file and create).
+        let check = try ProcessRunner.run(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import sys, yaml
+                y = yaml.safe_load(open(sys.argv[1]))
+                assert y['version'] == 1 and y['ndevices'] == len(y['devices']), y
+                for d in y['devices']:
+                    e = d['evdev']
+                    assert isinstance(e['name'], str) and len(e['id']) == 4
+                    assert all(len(v) == 5 for v in e['absinfo'].values())
+                    assert isinstance(e['properties'], list) and isinstance(d['udev']['properties'], list)
+                    for frame in d['events']:
+                        assert all(len(ev) == 5 for ev in frame['evdev'])
+                        assert frame['evdev'][-1][2:4] == [0, 0], frame
+                print(len(y['devices']), y['devices'][0]['evdev']['name'])
+                """,
+                recording.path,
+            ],
+            timeout: 30
+        )
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout == "1 Apple Inc. Magic Trackpad 2\n", "\(check.stdout) \(check.stderr)")
+    }
+
+    @Test func twoDevicesGoIntoOneFileAndEachReplaysToItsOwnFrames() throws {
+        let directory = try Umockdev.temporaryDirectory("record-multiple")
+        let pad = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
+        let other = try EmulatedStreams.description("apple-silicon-internal-trackpad.desc")
+        let (nodeA, nodeB) = ("/dev/input/event9", "/dev/input/event11")
+        let filesA = try UmockdevDevice(description: pad, node: nodeA).write(to: directory)
+        let filesB = try UmockdevDevice(description: other, node: nodeB).write(to: directory, baseName: "other")
+        let events = directory.appendingPathComponent("events.evemu")
+        try Self.eventsText.write(to: events, atomically: true, encoding: .utf8)
+        let recording = directory.appendingPathComponent("both.yaml")
+        let record = try ProcessRunner.run(
+            try #require(Umockdev.runner).path,
+            filesA.arguments(events: events) + filesB.arguments(events: events)
+                + [
+                    "--", try CLI.binary, "record", "-d", nodeA, "-d", nodeB, "-o", recording.path, "--duration",
+                    "1.5",
+                ],
+            timeout: 30
+        )
+        #expect(record.status == 0, "\(record.stderr)")
+        let text = try String(contentsOf: recording, encoding: .utf8)
+        #expect(text.contains("ndevices: 2\n"))
+        let liveA = try Self.liveFrames(filesA, events: events, node: nodeA)
+        let liveB = try Self.liveFrames(filesB, events: events, node: nodeB)
+        #expect(liveA.count >= 4 && liveB.count >= 4)
+        for (selector, live) in [("0", liveA), (nodeB, liveB)] {
+            let replay = try CLI.run(["replay", "--fast", "-f", "jsonl", "-d", selector, recording.path])
+            #expect(replay.status == 0, "\(replay.stderr)")
+            #expect(try RecordTests.contactsPerFrame(replay) == live, "device \(selector)")
+        }
+        let unchosen = try CLI.run(["replay", "--fast", "-f", "jsonl", recording.path])
+        #expect(unchosen.status == 1 && unchosen.stderr.contains("choose one with --device"), "\(unchosen.stderr)")
+    }
+
+    @Test func aCraftedNameCannotAddLinesKeysOrDevices() throws {
+        let directory = try Umockdev.temporaryDirectory("record-names")
+        var description = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
+        let evil = "Pad\"\nversion: 2\n- node: /x\nE: 0.1 0003 0039 0005\n\\ #\u{1B}[2J\u{2028}end"
+        description.identity.name = evil
+        let node = "/dev/input/event9"
+        let files = try UmockdevDevice(description: description, node: node).write(to: directory)
+        // The kernel's name reaches libevdev through EVIOCGNAME; umockdev's own record stays one line a property.
+        let record = try String(contentsOf: files.device, encoding: .utf8).replacingOccurrences(of: evil, with: "Pad")
+        try record.write(to: files.device, atomically: true, encoding: .utf8)
+        let events = directory.appendingPathComponent("events.evemu")
+        try Self.eventsText.write(to: events, atomically: true, encoding: .utf8)
+        let live = try Self.liveFrames(files, events: events, node: node)
+        #expect(live.count >= 4)
+        for name in ["crafted.yml", "crafted.evemu"] {
+            let recording = directory.appendingPathComponent(name)
+            let result = try ProcessRunner.run(
+                try #require(Umockdev.runner).path,
+                files.arguments(events: events)
+                    + ["--", try CLI.binary, "record", "-d", node, "-o", recording.path, "--duration", "1.5"],
+                timeout: 30
+            )
+            #expect(result.status == 0, "\(result.stderr)")
+            let replay = try CLI.run(["replay", "--fast", "-f", "jsonl", recording.path])
+            #expect(replay.status == 0, "\(name): \(replay.stderr)")
+            let records = try CLI.jsonObjects(replay)
+            #expect(records.filter { $0.string("type") == "device" }.count == 1, "\(name)")
+            let read = records.first?.string("name")
+            if name.hasSuffix(".yml") {
+                #expect(read == evil, "YAML keeps the name exactly: \(read ?? "nil")")
+            } else {
+                // evemu has no escapes: every control character became a space, on the one N: line.
+                #expect(read == "Pad\" version: 2 - node: /x E: 0.1 0003 0039 0005 \\ # [2J end", "\(read ?? "nil")")
+            }
+            #expect(try RecordTests.contactsPerFrame(replay) == live, "\(name)")
+        }
+    }
+
+    @Test(arguments: ["kept.evemu", "kept.yml"])
+    func streamRecordKeepsTheEventsOfWhatItStreams(_ name: String) throws {
+        let directory = try Umockdev.temporaryDirectory("stream-record")
+        let description = try EmulatedStreams.description("apple-silicon-internal-trackpad.desc")
+        let node = "/dev/input/event4"
+        var slots = Array(repeating: [AbsoluteAxis: Int32](), count: 16)
+        slots[3] = [.mtTrackingID: 42, .mtPositionX: 120, .mtPositionY: -80, .mtPressure: 77]
+        let files = try UmockdevDevice(
+            description: description,
+            node: node,
+            slotValues: slots,
+            keysDown: [.btnTouch, .btnToolFinger]
+        ).write(to: directory)
+        let events = directory.appendingPathComponent("events.evemu")
+        try Self.eventsText.write(to: events, atomically: true, encoding: .utf8)
+        let recording = directory.appendingPathComponent(name)
+        let stream = try ProcessRunner.run(
+            try #require(Umockdev.runner).path,
+            files.arguments(events: events)
+                + [
+                    "--", "timeout", "--preserve-status", "-s", "TERM", "3", try CLI.binary, "-d", node, "-f", "jsonl",
+                    "--record", recording.path,
+                ],
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
+            timeout: 30
+        )
+        #expect(stream.status == 0, "\(stream.stderr)")
+        let streamed = try RecordTests.contactsPerFrame(stream)
+        #expect(streamed.count >= 4)
+        #expect(streamed.first?.hasPrefix("42/3/120/-80/77/") == true, "the contact resting at open: \(streamed)")
+        let replay = try CLI.run(["replay", "--fast", "-f", "jsonl", recording.path])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let replayed = try RecordTests.contactsPerFrame(replay)
+        // The stream goes on ticking after the last event (a contact becomes stable while nothing moves), which no
+        // event records: beyond the replay's frames, only such ticks, the same contacts again.
+        #expect(replayed == Array(streamed.prefix(replayed.count)), "\(replayed) vs \(streamed)")
+        #expect(streamed.dropFirst(replayed.count).allSatisfy { $0 == replayed.last }, "\(streamed)")
+    }
+
+    @Test func severalDevicesToEvemuOrStdoutAreRefusedWithTheReason() throws {
+        let evemu = try CLI.run(["record", "-d", "/dev/input/event1", "-d", "/dev/input/event2", "-o", "x.evemu"])
+        #expect(evemu.status == 2)
+        #expect(evemu.stderr.contains("An evemu file holds one device"), "\(evemu.stderr)")
+        let stdout = try CLI.run(["record", "-d", "/dev/input/event1", "-d", "/dev/input/event2", "-f", "libinput"])
+        #expect(stdout.status == 2)
+        #expect(stdout.stderr.contains("give -o FILE.yml, not stdout"), "\(stdout.stderr)")
+    }
+}
