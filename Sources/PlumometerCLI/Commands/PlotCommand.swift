@@ -12,7 +12,7 @@ extension PlotCommand: Command {
             short: "o",
             value: "FILE",
             completion: .file,
-            help: "Write the SVG to FILE (required; FILE.svg, or - for standard output)."
+            help: "Write the SVG to FILE (required; FILE.svg, a FIFO, or - for standard output)."
         )
         static let from = seconds("from", help: "Plot from SECONDS after the recording's first event (default 0).")
         static let to = seconds("to", help: "Plot up to SECONDS after the recording's first event (default: the end).")
@@ -70,8 +70,9 @@ enum PlotCommand {
         guard let destination = try arguments.value(of: Options.output) else {
             throw arguments.usageError("Name the SVG to write with -o FILE.")
         }
-        // plot writes SVG only: an SVG under another name (x.png) opens as a broken image.
-        if destination != "-", !destination.lowercased().hasSuffix(".svg") {
+        // plot writes SVG only: an SVG under another name (x.png) opens as a broken image. A FIFO is written into
+        // whatever its name (its reader takes the SVG; docs/reliability.md), as standard output is.
+        if destination != "-", !destination.lowercased().hasSuffix(".svg"), !FileSystem.isFIFO(destination) {
             let name = destination.split(separator: "/").last.map(String.init) ?? destination
             throw arguments.usageError(
                 "plot writes SVG, not what '\(name.forTerminalName)' is named for: give -o FILE.svg, and convert it if "
