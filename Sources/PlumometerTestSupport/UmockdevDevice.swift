@@ -146,7 +146,7 @@ public struct UmockdevDevice: Sendable {
         }
         let properties = Self.sysfsBitmap(Set(description.properties.map(\.rawValue)), maximum: 0x1f)
         input += [
-            "E: NAME=\"\(description.name)\"",
+            "E: NAME=\"\(Self.attributeValue(description.name))\"",
             "E: PHYS=\"plumometer/\(number)\"",
             "E: PRODUCT=\(product)",
             "E: PROP=\(properties)",
@@ -156,7 +156,7 @@ public struct UmockdevDevice: Sendable {
         input += extra.filter { $0 != "E: ID_INPUT=1" }
         input += attributes
         input += [
-            "A: name=\(description.name)",
+            "A: name=\(Self.attributeValue(description.name))",
             "A: phys=plumometer/\(number)",
             "A: properties=\(properties)",
             "A: uniq=",
@@ -199,6 +199,12 @@ public struct UmockdevDevice: Sendable {
             result[Int(bit) / 8] |= UInt8(1) << UInt8(bit % 8)
         }
         return result
+    }
+
+    /// A sysfs attribute's value as a `.umockdev` `A:` line holds it: umockdev reads C escapes there (`\\n` is a
+    /// line feed), so a backslash and a line feed in a device name are written as escapes.
+    static func attributeValue(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
     }
 
     static func stringIoctl(_ name: String, _ text: String) -> String {

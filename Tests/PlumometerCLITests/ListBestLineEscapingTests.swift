@@ -1,0 +1,38 @@
+import Foundation
+import PlumometerCore
+import PlumometerTestKit
+import PlumometerTestSupport
+import Testing
+
+/// `list`'s closing `best:` line (on stderr) names the device plumometer reads by default: a name with control characters (a
+/// kernel driver's, or a uinput clone's made by anyone) is shown escaped there too, never obeyed, and stays on its
+/// line.
+@Suite(.enabled(if: Umockdev.isAvailable, "umockdev is not installed"), .tags(.umockdev))
+struct ListBestLineEscapingTests {
+    @Test(.tags(.foundByFaultInjection)) func theBestLineShowsControlCharactersEscaped() throws {
+        var description = DeviceCatalogue.appleSiliconTrackpad
+        description.identity.name = "Two\nLines\u{1B}[2J\u{07} Pad"
+        let directory = try Umockdev.temporaryDirectory("best-line")
+        let files = try UmockdevDevice(
+            description: description,
+            node: "/dev/input/event6",
+            udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1"]
+        ).write(to: directory)
+        let result = try ProcessRunner.run(
+            try #require(Umockdev.runner).path,
+            files.arguments() + ["--", "timeout", "--preserve-status", "-s", "TERM", "5", try CLI.binary, "list"],
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
+            timeout: 30
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\u{07}"), "\(result.stdout)")
+        #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\u{07}"), "\(result.stderr)")
+        // The best device is named on stderr (a note), after the listing on stdout.
+        let best = try #require(
+            result.stderr.split(separator: "\n").first { $0.contains("best:") },
+            "\(result.stderr)"
+        )
+        #expect(best.contains("Two\\x0aLines\\x1b[2J\\x07 Pad"), "\(best)")
+        #expect(!result.stderr.split(separator: "\n").contains { $0.hasPrefix("Lines") }, "\(result.stderr)")
+    }
+}
