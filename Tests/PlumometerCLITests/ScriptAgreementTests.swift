@@ -106,7 +106,7 @@ struct ScriptAgreementTests {
                 try InstallScriptTests.scripts.appendingPathComponent(name).path,
                 ["--help"],
                 environment: ["PATH": path],
-                timeout: 20
+                timeout: 60
             )
             let elapsed = clock.now - start
             #expect(result.status == 0, "\(name) --help: status \(String(describing: result.status)), \(result.stderr)")
@@ -114,7 +114,10 @@ struct ScriptAgreementTests {
                 result.stdout.lowercased().contains("usage") || result.stdout.contains("scripts/\(name)"),
                 "\(name) --help printed: \(result.stdout)"
             )
-            #expect(elapsed < .seconds(5), "\(name) --help took \(elapsed)")
+            // What a script starts is proved by the stubs' marks below; the time only has to rule out a build or
+            // a download (minutes), with room for a machine the parallel suite loads (fuzz --help once took 18.8 s
+            // beside the 200 MB replays).
+            #expect(elapsed < .seconds(45), "\(name) --help took \(elapsed)")
             let started = (try? String(contentsOf: marks, encoding: .utf8)) ?? ""
             #expect(started.isEmpty, "\(name) --help started: \(started)")
             try? FileManager.default.removeItem(at: marks)
