@@ -123,7 +123,10 @@ struct RecordFormatTests {
         let node = "/dev/input/event9"
         let files = try UmockdevDevice(description: description, node: node).write(to: directory)
         // The kernel's name reaches libevdev through EVIOCGNAME; umockdev's own record stays one line a property.
-        let record = try String(contentsOf: files.device, encoding: .utf8).replacingOccurrences(of: evil, with: "Pad")
+        // (UmockdevDevice writes a name's backslashes and line feeds there as umockdev's escapes.)
+        let escaped = evil.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+        let record = try String(contentsOf: files.device, encoding: .utf8)
+            .replacingOccurrences(of: escaped, with: "Pad")
         try record.write(to: files.device, atomically: true, encoding: .utf8)
         let events = directory.appendingPathComponent("events.evemu")
         try Self.eventsText.write(to: events, atomically: true, encoding: .utf8)
