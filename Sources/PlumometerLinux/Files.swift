@@ -13,19 +13,8 @@ public enum Files {
             throw OutputError(code: .readFailed, name: path, function: "open", errno: error.rawValue)
         }
         defer { closeDescriptor(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let result = chunk.withUnsafeMutableBytes { buffer in
-                retryingOnInterrupt { Glibc.read(fd, buffer.baseAddress, buffer.count) }
-            }
-            switch result {
-            case .success(0): return bytes
-            case .success(let count): bytes.append(contentsOf: chunk[0..<count])
-            case .failure(let error):
-                throw OutputError(code: .readFailed, name: path, function: "read", errno: error.rawValue)
-            }
-        }
+        // No limit: the bytes are always there.
+        return try readToEnd(fd, path: path, limit: nil) ?? []
     }
 
     /// The bytes of `path`, a file expected to be small (a profile, a device description): read only when it is a
@@ -52,6 +41,17 @@ public enum Files {
         guard status.st_size <= limit else {
             throw SmallFileError(path: path, problem: .tooLarge(size: Int64(status.st_size), limit: limit))
         }
+        guard let bytes = try readToEnd(fd, path: path, limit: limit) else {
+            throw SmallFileError(path: path, problem: .tooLarge(size: nil, limit: limit))
+        }
+        return bytes
+    }
+
+    /// Reads `fd` (the open file `path`) to its end, 64 KiB at a time.
+    /// - Returns: the bytes, or nil as soon as more than `limit` bytes have been read (a file that grows while
+    ///   ``readSmall(_:limit:)`` reads it).
+    /// - Throws: ``OutputError`` (``OutputError/Code/readFailed``) when `read(2)` fails.
+    private static func readToEnd(_ fd: Int32, path: String, limit: Int?) throws(OutputError) -> [UInt8]? {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -62,9 +62,7 @@ public enum Files {
             case .success(0): return bytes
             case .success(let count):
                 bytes.append(contentsOf: chunk[0..<count])
-                guard bytes.count <= limit else {
-                    throw SmallFileError(path: path, problem: .tooLarge(size: nil, limit: limit))
-                }
+                if let limit, bytes.count > limit { return nil }
             case .failure(let error):
                 throw OutputError(code: .readFailed, name: path, function: "read", errno: error.rawValue)
             }
