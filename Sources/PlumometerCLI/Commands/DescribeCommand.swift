@@ -10,18 +10,10 @@ extension DescribeCommand: Command {
             help:
                 "The device (default: the best one found); with FILE, which of its devices (index, node or a substring of its name)."
         )
-        static let desc = Option<String>(
-            "desc",
-            value: "FILE",
-            completion: .file,
-            help: "The evemu device description for a FILE that holds only events (default: a .desc beside it)."
-        )
-        static let format = Option<ReportFormat>.choice(
-            "format",
-            short: "f",
-            cases: ReportFormat.allCases,
-            help: "Output format (default text)."
-        )
+        /// replay's `--desc FILE`, for a FILE of bare events.
+        static let desc = ReplayCommand.Options.desc
+        /// list's `-f, --format text|json`.
+        static let format = ListCommand.Options.format
     }
 
     static let spec = CommandSpec(
