@@ -99,30 +99,21 @@ enum WeighCommand {
         let path: String
         let scale: PositionAxes?
         let descriptionFile = try arguments.recordingDescription(replay: Options.replay)
+        func weighingOf(_ description: DeviceDescription, _ path: String) throws -> Weighing {
+            try Weighing(description, path: path, start: start, wait: wait, profile: (profilePath, ignoreSaved))
+        }
         if let file = try arguments.value(of: Options.replay) {
             let recorded = try ArrivingDevice(path: file, description: descriptionFile)
             path = recorded.description.path
             scale = PositionAxes(recorded.description)
-            weighing = try Weighing(
-                recorded.description,
-                path: path,
-                start: start,
-                wait: wait,
-                profile: (profilePath, ignoreSaved)
-            )
+            weighing = try weighingOf(recorded.description, path)
             try weighing.weigh(recorded, timeout: timeout)
         } else {
             let source = try LiveSource(path: try DeviceTarget(arguments.value(of: Options.device)).resolve())
             defer { source.close() }
             path = source.path
             scale = PositionAxes(source.description)
-            weighing = try Weighing(
-                source.description,
-                path: path,
-                start: start,
-                wait: wait,
-                profile: (profilePath, ignoreSaved)
-            )
+            weighing = try weighingOf(source.description, path)
             try weighing.weigh(source, timeout: timeout)
         }
         guard let reading = weighing.result else {
