@@ -3,7 +3,7 @@
 // plumometer: a pressure-capable Linux touchpad, touchscreen or pen tablet as a multi-object scale.
 //
 // Layering (see docs/architecture.md):
-//   CLibevdev, CLibudev      C modules: a module map and a shim header each, nothing else.
+//   CLibevdev, CLibudev, CPOSIX  C modules: a module map and a shim header each, nothing else.
 //   PlumometerCore           pure Swift (standard library only): vocabulary, decoding, tracking, calibration.
 //   PlumometerRecording      pure Swift: evemu and `libinput record` readers, the evemu writer.
 //   PlumometerOutput         pure Swift: the line formats, number text, the live view's screen (golden-line tests).
@@ -28,6 +28,8 @@ let package = Package(
             pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"])]
         ),
+        // poll, signalfd and eventfd for the process edge (PlumometerLinux/POSIX), apart from the device's libevdev.
+        .systemLibrary(name: "CPOSIX"),
         .systemLibrary(
             name: "CLibudev",
             pkgConfig: "libudev",
@@ -46,7 +48,7 @@ let package = Package(
         .target(name: "PlumometerOutput", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
         .target(
             name: "PlumometerLinux",
-            dependencies: ["PlumometerCore", "CLibevdev", "CLibudev"],
+            dependencies: ["PlumometerCore", "CLibevdev", "CLibudev", "CPOSIX"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -3,10 +3,6 @@
 
 #include <libevdev/libevdev.h>
 #include <linux/input.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/eventfd.h>
-#include <sys/signalfd.h>
 
 /*
  * input_event_sec/input_event_usec are macros on 64-bit-time ABIs, which Swift cannot import.

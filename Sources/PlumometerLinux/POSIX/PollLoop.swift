@@ -1,4 +1,4 @@
-import CLibevdev
+import CPOSIX
 import Glibc
 import Synchronization
 

@@ -1,4 +1,4 @@
-import CLibevdev
+import CPOSIX
 import Glibc
 
 /// Writes whole texts to a file descriptor, retrying short writes and `EINTR`: every reading is on its way to the

@@ -1,4 +1,4 @@
-import CLibevdev
+import CPOSIX
 import Glibc
 
 /// The signals the CLI's loop handles, so it needs no C constants of its own.
