@@ -7,8 +7,11 @@
 //   PlumometerCore           pure Swift (standard library only): vocabulary, decoding, tracking, calibration.
 //   PlumometerRecording      pure Swift: evemu and `libinput record` readers, the evemu writer.
 //   PlumometerOutput         pure Swift: the line formats, number text, the live view's screen (golden-line tests).
-//   PlumometerLinux          the only Swift target that imports C: evdev devices, discovery, the reader loop.
-//   PlumometerCLI            options, commands, formatters, the live view; `plumometer` is its thin entry point.
+//   PlumometerSession        pure Swift: the pipeline, the sources and the consumers of every reading command, one
+//                            `Session.run`, behind three seams (an event loop, a console, clocks) and the files.
+//   PlumometerLinux          the only Swift target that imports C: evdev devices, udev, and the POSIX edge (the
+//                            poll loop, signals, files, the terminal, clocks) that provides the session's seams.
+//   PlumometerCLI            options, commands and the live device side; `plumometer` is its thin entry point.
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -46,16 +49,23 @@ let package = Package(
         .target(name: "PlumometerDemo", swiftSettings: strictSettings),
         // Everything that turns readings into text, pure so golden-line tests run in milliseconds; the CLI writes it.
         .target(name: "PlumometerOutput", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
+        // Sources, consumers and the session that runs them, pure: the bridge provides the real loop, console, clocks
+        // and files; the test kit an embedded loop and a capturing console.
+        .target(
+            name: "PlumometerSession",
+            dependencies: ["PlumometerCore", "PlumometerRecording", "PlumometerOutput", "PlumometerPictures"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "PlumometerLinux",
-            dependencies: ["PlumometerCore", "CLibevdev", "CLibudev", "CPOSIX"],
+            dependencies: ["PlumometerCore", "PlumometerSession", "CLibevdev", "CLibudev", "CPOSIX"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "PlumometerCLI",
             dependencies: [
-                "PlumometerCore", "PlumometerRecording", "PlumometerDemo", "PlumometerOutput", "PlumometerLinux",
-                "PlumometerPictures",
+                "PlumometerCore", "PlumometerRecording", "PlumometerDemo", "PlumometerOutput", "PlumometerSession",
+                "PlumometerLinux", "PlumometerPictures",
             ],
             swiftSettings: strictSettings
         ),
@@ -75,7 +85,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The test kit, pure like the core: shared tags, a catalogue of devices and an event-script builder.
-        .target(name: "PlumometerTestKit", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
+        // The embedded event loop, the capturing console and set clocks for sessions run in-process.
+        .target(
+            name: "PlumometerTestKit",
+            dependencies: ["PlumometerCore", "PlumometerSession"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "PlumometerTestSupport",
             dependencies: ["PlumometerCore", "PlumometerRecording"],
@@ -119,6 +134,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "PlumometerSessionTests",
+            dependencies: [
+                "PlumometerSession", "PlumometerCore", "PlumometerRecording", "PlumometerOutput", "PlumometerDemo",
+                "PlumometerTestKit",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "PlumometerLinuxTests",
             dependencies: [
                 "PlumometerLinux", "PlumometerCore", "PlumometerTestSupport", "CLibevdev", "PlumometerTestKit",
@@ -127,7 +150,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PlumometerCLITests",
-            dependencies: ["PlumometerCLI", "PlumometerCore", "PlumometerTestSupport", "PlumometerTestKit"],
+            dependencies: [
+                "PlumometerCLI", "PlumometerSession", "PlumometerCore", "PlumometerTestSupport", "PlumometerTestKit",
+            ],
             swiftSettings: strictSettings
         ),
     ]

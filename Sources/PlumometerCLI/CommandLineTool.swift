@@ -1,4 +1,5 @@
-import PlumometerLinux
+public import PlumometerLinux
+public import PlumometerSession
 
 /// The `plumometer` command-line tool: dispatches to a command and turns its outcome into an exit status.
 ///
@@ -14,12 +15,15 @@ public enum CommandLineTool {
         // cleanly (status 0, complete lines); every wait outside the loop hears it through StopRequests.
         blockStopSignals()
         StopRequests.watch()
-        Diagnostics.routeLibevdevLog()
+        // libevdev's own log lines, prefixed `plumometer: libevdev: ` and rate-limited, instead of raw on stderr.
+        LibevdevLog.install { message in Diagnostics.error("libevdev: " + message) }
         exitProcess(run(arguments: Array(CommandLine.arguments.dropFirst())))
     }
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
-    public static func run(arguments: [String]) -> Int32 {
+    /// - Parameter runtime: the loop, console, clocks and files commands use (by default the system's).
+    public static func run(arguments: [String], runtime: Runtime = .system()) -> Int32 {
+        Runtime.current = runtime
         do {
             try dispatch(arguments)
             return 0
@@ -46,7 +50,7 @@ public enum CommandLineTool {
         let (command, rest) = try CommandRegistry.resolve(arguments)
         let parsed = try parse(rest, as: command.spec)
         if parsed.flag(.help) {
-            try FileDescriptorWriter.standardOutput().write(HelpText.help(for: command.spec))
+            try StandardOutput.write(HelpText.help(for: command.spec))
             return
         }
         try parsed.checkValues()

@@ -1,4 +1,5 @@
 import PlumometerCore
+import PlumometerSession
 import Testing
 
 @testable import PlumometerCLI

@@ -1,18 +1,5 @@
 import PlumometerOutput
-
-/// The formats of readings (stream, replay, demo), in the order help lists them.
-enum OutputFormat: String, CaseIterable, Sendable {
-    case text
-    case jsonl
-    case csv
-    case live
-}
-
-/// What the live view draws: the pad to scale with a circle per contact, or a bar per contact.
-enum LiveViewMode: String, CaseIterable, Sendable {
-    case map
-    case bars
-}
+import PlumometerSession
 
 /// The formats of a one-shot report (`list`, `calibrate`'s fit).
 enum ReportFormat: String, CaseIterable, Sendable {

@@ -1,7 +1,7 @@
 import PlumometerCore
-import PlumometerLinux
 import PlumometerOutput
 import PlumometerRecording
+import PlumometerSession
 
 extension CalibrateCommand: Command {
     /// `calibrate`'s options.
@@ -161,24 +161,77 @@ enum CalibrateCommand {
                 "Nothing to calibrate with: give two or more --point RAW:GRAMS, or --reference weights to place one by one."
             )
         }
-        let source = try CalibrationSource(arguments)
-        let description = source.description
-        guard let range = description.pressureRange else {
-            throw CLIError.runtime(
-                "\(description.path) ('\(description.name)') has no pressure axis; it cannot be calibrated."
-            )
+        let allowContactSize = arguments.flag(Options.allowContactSize)
+        // What the device is decides the rest: the checks, then (with --reference) the guide frames go into.
+        var checked: (description: DeviceDescription, range: AxisInfo, contactArea: Bool)?
+        var guide: GuidedCalibration?
+        func begin(_ description: DeviceDescription) throws -> GuidedCalibration? {
+            guard let range = description.pressureRange else {
+                throw CLIError.runtime(
+                    "\(description.path) ('\(description.name)') has no pressure axis; it cannot be calibrated."
+                )
+            }
+            let contactArea = try refuseIfNotAScale(description, allowContactSize: allowContactSize)
+            for point in points where point.pressure < Double(range.minimum) || point.pressure > Double(range.maximum) {
+                throw CLIError.runtime(
+                    "--point \(Int(point.pressure)):... is outside the pressure range of '\(description.name.forTerminal)' "
+                        + "(\(range.minimum)..\(range.maximum)); use raw pressures as the device reports them (the JSON `pressure` field)."
+                )
+            }
+            checked = (description, range, contactArea)
+            guard points.isEmpty else { return nil }
+            let made = GuidedCalibration(references: references, carrier: carrier, pressureRange: range)
+            Diagnostics.writeError(made.prompt() + "\n")
+            guide = made
+            return made
         }
-        let contactArea = try refuseIfNotAScale(description, allowContactSize: arguments.flag(Options.allowContactSize))
-        for point in points where point.pressure < Double(range.minimum) || point.pressure > Double(range.maximum) {
-            throw CLIError.runtime(
-                "--point \(Int(point.pressure)):... is outside the pressure range of '\(description.name.forTerminal)' "
-                    + "(\(range.minimum)..\(range.maximum)); use raw pressures as the device reports them (the JSON `pressure` field)."
-            )
+        // The source, then the consumer, then one run.
+        let session = try Session()
+        var source: (any FrameSource)?
+        var live: LiveSource?
+        defer { live?.close() }
+        let descriptionFile = try arguments.recordingDescription(replay: Options.replay)
+        if let file = try arguments.value(of: Options.replay) {
+            let input = try RecordingFile.input(file, selector: nil, description: descriptionFile)
+            // A recording that ends with a weight at rest: the stability window passes (settle).
+            source = RecordingSource(input, pacing: Pacing(speed: nil), loop: session.loop) { device, _ in
+                try begin(device.description)
+            }
+        } else {
+            let device = try LiveSource(path: try DeviceTarget(arguments.value(of: Options.device)).resolve())
+            live = device
+            if let guide = try begin(device.description) {
+                // What rests on the device at open may complete the guide already.
+                if try !(device.initialFrame.map(guide.consume) ?? false) {
+                    device.start(in: session.loop, into: guide)
+                    source = device
+                }
+            }
         }
+        if let source { try session.run(source) }
+        guard let checked else {
+            // Stopped while the recording had not yet described its device.
+            Diagnostics.note("stopped")
+            return
+        }
+        let (description, range, contactArea) = checked
+        if let failure = (source as? RecordingSource)?.failure { throw failure }
         // Points are everything on the pad; a guided flow's grams are what was added on the carrier, unless the
         // carrier is a known reference itself.
         let basis: CalibrationBasis = points.isEmpty && carrier == nil ? .carrier : .direct
-        let measured = points.isEmpty ? try source.guided(references: references, carrier: carrier) : points
+        var measured = points
+        if let guide {
+            if session.stoppedBySignal && !guide.isDone && guide.failure == nil {
+                throw CLIError.runtime("calibration interrupted before every weight was captured; nothing was saved.")
+            }
+            if let failure = guide.failure {
+                throw CLIError.runtime("calibration refused: \(failure) Nothing was saved.")
+            }
+            guard guide.isDone else {
+                throw CLIError.runtime("calibration incomplete: \(guide.incomplete) Nothing was saved.")
+            }
+            measured = guide.points
+        }
         var calibration: Calibration
         do {
             calibration = try Calibration.fit(
@@ -203,11 +256,10 @@ enum CalibrateCommand {
             savedPath = path
         }
         let why = arguments.flag(Options.noSave) ? "--no-save" : "a recording: --save or -o FILE saves it"
-        let sink = FileDescriptorWriter.standardOutput()
         if try arguments.value(of: Options.format) == .json {
-            try sink.write(json(calibration, savedPath: savedPath))
+            try StandardOutput.write(json(calibration, savedPath: savedPath))
         } else {
-            try sink.write(text(calibration, savedPath: savedPath, notSaved: why))
+            try StandardOutput.write(text(calibration, savedPath: savedPath, notSaved: why))
         }
     }
 
@@ -300,129 +352,5 @@ enum CalibrateCommand {
         line += ",\"residuals\":[" + calibration.residuals.map { NumberText.fixed($0, 4) }.joined(separator: ",") + "]"
         line += ",\"profile\":" + JSONText.optional(savedPath, JSONText.string) + "}\n"
         return line
-    }
-}
-
-/// Where a calibration's device identity, range and (guided) readings come from: a live device or a recording,
-/// either played into the guided calibration's own ``FrameConsumer``.
-struct CalibrationSource {
-    enum Origin {
-        case device(LiveSource)
-        case recording(ArrivingDevice)
-    }
-
-    let origin: Origin
-    let description: DeviceDescription
-
-    init(_ arguments: ParsedArguments) throws {
-        let descriptionFile = try arguments.recordingDescription(replay: CalibrateCommand.Options.replay)
-        if let file = try arguments.value(of: CalibrateCommand.Options.replay) {
-            let device = try ArrivingDevice(path: file, description: descriptionFile)
-            origin = .recording(device)
-            description = device.description
-        } else {
-            let source = try LiveSource(
-                path: try DeviceTarget(arguments.value(of: CalibrateCommand.Options.device)).resolve()
-            )
-            origin = .device(source)
-            description = source.description
-        }
-    }
-
-    /// Runs the guided flow and returns the captured points.
-    func guided(
-        references: [(label: String, grams: Double)],
-        carrier: (label: String, grams: Double)?
-    ) throws -> [CalibrationPoint] {
-        let guide = GuidedCalibration(
-            references: references,
-            carrier: carrier,
-            pressureRange: description.pressureRange!
-        )
-        Diagnostics.writeError(guide.prompt() + "\n")
-        switch origin {
-        case .recording(let recorded):
-            // A recording that ends with a weight at rest: the stability window passes (settle).
-            if let failure = try recorded.play(into: guide).failure { throw failure }
-            if recorded.stoppedBySignal {
-                throw CLIError.runtime("calibration interrupted before every weight was captured; nothing was saved.")
-            }
-        case .device(let source):
-            defer { source.close() }
-            let driver = try Driver()
-            if let frame = source.initialFrame, try guide.consume(frame) {
-                if let failure = guide.failure {
-                    throw CLIError.runtime("calibration refused: \(failure) Nothing was saved.")
-                }
-                return guide.points
-            }
-            source.start(in: driver, into: guide)
-            driver.work = { try source.due() }
-            try driver.run()
-            if driver.stoppedBySignal {
-                throw CLIError.runtime("calibration interrupted before every weight was captured; nothing was saved.")
-            }
-        }
-        if let failure = guide.failure {
-            throw CLIError.runtime("calibration refused: \(failure) Nothing was saved.")
-        }
-        guard guide.isDone else {
-            throw CLIError.runtime("calibration incomplete: \(guide.incomplete) Nothing was saved.")
-        }
-        return guide.points
-    }
-}
-
-/// The guided calibration as a consumer of frames: the core's ``CalibrationGuide`` (one contact, followed from the
-/// carrier to the last reference) with its prompts and captures on stderr.
-final class GuidedCalibration: FrameConsumer {
-    private var guide: CalibrationGuide
-    /// Why the guide refused the session, once it did: nothing may be saved then.
-    private(set) var failure: CalibrationGuideError?
-
-    init(
-        references: [(label: String, grams: Double)],
-        carrier: (label: String, grams: Double)?,
-        pressureRange: AxisInfo
-    ) {
-        guide = CalibrationGuide(references: references, carrier: carrier, pressureRange: pressureRange)
-    }
-
-    var points: [CalibrationPoint] { guide.points }
-    var isDone: Bool { guide.isDone }
-    /// The error for an input that ended before every step was captured.
-    var incomplete: CalibrationGuideError { guide.incomplete }
-
-    func prompt() -> String { guide.prompt }
-
-    func consume(_ frame: ContactFrame) throws -> Bool {
-        try observe { () throws(CalibrationGuideError) in try guide.consume(frame) }
-    }
-
-    func tick(now: EventTime) throws -> Bool {
-        try observe { () throws(CalibrationGuideError) in try guide.tick(now: now) }
-    }
-
-    var nextDeadline: EventTime? { guide.nextDeadline }
-
-    /// Runs one step of the guide; says what was captured and what comes next. A refusal stops reading.
-    private func observe(
-        _ step: () throws(CalibrationGuideError) -> CalibrationPoint?
-    ) throws -> Bool {
-        guard failure == nil, !guide.isDone else { return true }
-        let point: CalibrationPoint?
-        do throws(CalibrationGuideError) {
-            point = try step()
-        } catch {
-            failure = error
-            return true
-        }
-        guard let point else { return false }
-        Diagnostics.writeError(
-            "  captured: pressure " + NumberText.fixed(point.pressure, 1) + " for " + NumberText.fixed(point.grams, 2)
-                + " g\n"
-        )
-        if !guide.isDone { Diagnostics.writeError(guide.prompt + "\n") }
-        return guide.isDone
     }
 }

@@ -1,4 +1,4 @@
-import PlumometerLinux
+import PlumometerSession
 
 extension CompletionsCommand: Command {
     static let spec = CommandSpec(
@@ -50,6 +50,6 @@ enum CompletionsCommand {
         case .zsh: script = ZshCompletion.render()
         case .fish: script = FishCompletion.render()
         }
-        try FileDescriptorWriter.standardOutput().write(script)
+        try StandardOutput.write(script)
     }
 }

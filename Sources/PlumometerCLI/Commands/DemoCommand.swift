@@ -1,7 +1,7 @@
 import PlumometerDemo
-import PlumometerLinux
 import PlumometerOutput
 import PlumometerRecording
+import PlumometerSession
 
 extension DemoCommand: Command {
     /// `demo`'s own options; the others are ``PacingOptions`` and ``ReadingOptions``.
@@ -28,33 +28,35 @@ enum DemoCommand {
     static func run(_ arguments: ParsedArguments) throws {
         if let path = try arguments.value(of: Options.save) {
             if path == "-" {
-                try FileDescriptorWriter.standardOutput().write(DemoRecording.text)
+                try StandardOutput.write(DemoRecording.text)
                 return
             }
-            try Files.write(DemoRecording.text, to: path)
+            try Runtime.current.files.write(DemoRecording.text, to: path)
             Diagnostics.note("wrote the demo recording to \(path); replay it with 'plumometer replay \(path)'")
             return
         }
         let settings = try arguments.readingSettings()
         let pacing = try Pacing(arguments)
-        let recording: Recording
-        do throws(RecordingError) {
-            recording = try RecordingReader.read(text: DemoRecording.text, fileName: DemoRecording.fileName)
-        } catch {
+        // Read as every recording is, as it arrives: from the bytes compiled into the binary.
+        let input = RecordingInput(
+            MemoryInput(Array(DemoRecording.text.utf8), name: DemoRecording.fileName),
+            selector: nil
+        )
+        do {
+            try ReplayCommand.play(
+                input,
+                settings: settings,
+                pacing: pacing,
+                format: try arguments.value(of: ReadingOptions.format),
+                output: try arguments.outputSettings()
+            ) { device in
+                Diagnostics.note(
+                    "replaying a recorded weighing session on '\(device.description.name.forTerminalName)' "
+                        + "(no hardware is read)"
+                )
+            }
+        } catch let error as RecordingError {
             throw CLIError.runtime("the bundled demo recording is damaged: \(error.description)")
         }
-        guard let device = recording.devices.first else {
-            throw CLIError.runtime("the bundled demo recording describes no device.")
-        }
-        Diagnostics.note(
-            "replaying a recorded weighing session on '\(device.description.name.forTerminalName)' (no hardware is read)"
-        )
-        try ReplayCommand.play(
-            device,
-            settings: settings,
-            pacing: pacing,
-            format: try arguments.value(of: ReadingOptions.format)?.rawValue,
-            output: try arguments.outputSettings()
-        )
     }
 }

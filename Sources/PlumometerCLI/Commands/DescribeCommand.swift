@@ -1,7 +1,7 @@
 import PlumometerCore
-import PlumometerLinux
 import PlumometerOutput
 import PlumometerRecording
+import PlumometerSession
 
 extension DescribeCommand: Command {
     /// `describe`'s options.
@@ -68,13 +68,14 @@ enum DescribeCommand {
             defer { source.close() }
             described = [(source.description, node)]
         }
-        let sink = FileDescriptorWriter.standardOutput()
         if format == .json {
             let objects = described.map { json($0.description, path: $0.path) }
             // One object for one device, as `probe -f json`; an array for a recording of several.
-            try sink.write((objects.count == 1 ? objects[0] : "[" + objects.joined(separator: ",") + "]") + "\n")
+            try StandardOutput.write(
+                (objects.count == 1 ? objects[0] : "[" + objects.joined(separator: ",") + "]") + "\n"
+            )
         } else {
-            try sink.write(described.map { text($0.description, path: $0.path) }.joined(separator: "\n"))
+            try StandardOutput.write(described.map { text($0.description, path: $0.path) }.joined(separator: "\n"))
         }
     }
 

@@ -1,4 +1,4 @@
-import PlumometerLinux
+import PlumometerSession
 
 extension HelpCommand: Command {
     /// `help`'s options.
@@ -47,6 +47,6 @@ enum HelpCommand {
         } else {
             text = HelpText.overview
         }
-        try FileDescriptorWriter.standardOutput().write(text)
+        try StandardOutput.write(text)
     }
 }

@@ -1,6 +1,7 @@
 import PlumometerCore
 import PlumometerLinux
 import PlumometerOutput
+import PlumometerSession
 
 extension ListCommand: Command {
     /// `list`'s options.
@@ -45,11 +46,10 @@ enum ListCommand {
             throw CLIError.runtime("cannot list input devices: \(error)")
         }
         let devices = report.ranked + report.devices.filter { !$0.isUsable }
-        let sink = FileDescriptorWriter.standardOutput()
         if try arguments.value(of: Options.format) == .json {
-            try sink.write("[" + devices.map(json).joined(separator: ",") + "]\n")
+            try StandardOutput.write("[" + devices.map(json).joined(separator: ",") + "]\n")
         } else {
-            try sink.write(devices.map(text).joined())
+            try StandardOutput.write(devices.map(text).joined())
         }
         if report.best == nil {
             Diagnostics.note(report.whyNothingUsable)

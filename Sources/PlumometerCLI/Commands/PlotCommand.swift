@@ -1,8 +1,8 @@
 import PlumometerCore
-import PlumometerLinux
 import PlumometerOutput
 import PlumometerPictures
 import PlumometerRecording
+import PlumometerSession
 
 extension PlotCommand: Command {
     /// `plot`'s own options; `--profile`, `--tare`, `--smooth` and `--unit` are replay's.
@@ -72,7 +72,7 @@ enum PlotCommand {
         }
         // plot writes SVG only: an SVG under another name (x.png) opens as a broken image. A FIFO is written into
         // whatever its name (its reader takes the SVG; docs/reliability.md), as standard output is.
-        if destination != "-", !destination.lowercased().hasSuffix(".svg"), !FileSystem.isFIFO(destination) {
+        if destination != "-", !destination.lowercased().hasSuffix(".svg"), !Runtime.current.files.isFIFO(destination) {
             let name = destination.split(separator: "/").last.map(String.init) ?? destination
             throw arguments.usageError(
                 "plot writes SVG, not what '\(name.forTerminalName)' is named for: give -o FILE.svg, and convert it if "
@@ -97,119 +97,48 @@ enum PlotCommand {
             description: arguments.value(of: ReplayCommand.Options.desc)
         )
         let file = path == "-" ? standardInputName : path.split(separator: "/").last.map(String.init) ?? path
-        let driver = try Driver()
-        var output: PlotOutput?
-        var pipeline: ReadingPipeline?
-        let source = ArrivingRecordingSource(input, pacing: Pacing(speed: nil), driver: driver) { device, start in
-            let description = device.description
-            let window = (
-                from: start.microseconds + clampedMicroseconds(from * 1e6),
-                to: to.map { start.microseconds + clampedMicroseconds($0 * 1e6) }
-            )
-            let plotted = PlotOutput(device: description, file: file, window: window, unit: settings.unit)
-            let (record, profile) = try ReadingSession.prepare(
-                description,
-                path: description.path,
-                at: start,
+        // The recording as it arrives, into a reading pipeline whose output is the plot: one run.
+        let output = PlotOutput(file: file, from: from, to: to, unit: settings.unit)
+        let session = try Session(output: output, settings: settings)
+        let source = RecordingSource(input, pacing: Pacing(speed: nil), loop: session.loop) { device, first in
+            try session.begin(
+                device.description,
+                path: device.description.path,
+                at: first?.time ?? .zero,
                 from: .recording,
-                settings: settings,
+                tare: .atFirstFrame,
                 consequence: "there is nothing to plot"
             )
-            let started = ReadingPipeline(
-                record: record,
-                calibration: profile?.calibration,
-                settings: settings,
-                output: plotted
-            )
-            try started.start(.atFirstFrame)
-            (output, pipeline) = (plotted, started)
-            return started
         }
-        driver.work = { try source.due() }
-        try driver.run()
-        guard let output, let pipeline else {
+        try session.run(source)
+        guard output.hasDevice else {
             // Stopped by a signal while the recording had not yet described its device.
             let name = path == "-" ? standardInputName : path.forTerminalName
             throw CLIError.runtime("stopped before \(name) described a device; nothing was plotted.")
         }
-        try pipeline.flush()
         // A recording that breaks before its first reading has nothing to plot: an SVG already there is kept.
         if let failure = source.failure, output.count == 0 { throw failure }
         // A malformed line ends the recording early: what came before it is plotted, and the error says where.
         let svg = output.render(
-            date: dateText(["SOURCE_DATE_EPOCH": FileSystem.environment("SOURCE_DATE_EPOCH")].compactMapValues { $0 })
+            date: dateText(
+                ["SOURCE_DATE_EPOCH": Runtime.current.files.environment("SOURCE_DATE_EPOCH")].compactMapValues { $0 }
+            )
         )
         if destination == "-" {
-            try FileDescriptorWriter.standardOutput().write(svg)
+            try StandardOutput.write(svg)
         } else {
-            try Files.write(svg, to: destination)
+            try Runtime.current.files.write(svg, to: destination)
             Diagnostics.note("wrote \(destination) (\(output.count) readings)")
         }
         if let failure = source.failure { throw failure }
-        if driver.stoppedBySignal { Diagnostics.note("stopped") }
+        if session.stoppedBySignal { Diagnostics.note("stopped") }
     }
 
     /// The date for the title: `SOURCE_DATE_EPOCH` (whole seconds since 1970, UTC) when set, else today, as
     /// `YYYY-MM-DD`.
     static func dateText(_ environment: [String: String]) -> String {
         let seconds = environment["SOURCE_DATE_EPOCH"].flatMap(Int64.init)
-        let microseconds = seconds.map { $0 * 1_000_000 } ?? Clock.realtimeMicroseconds()
+        let microseconds = seconds.map { $0 * 1_000_000 } ?? MonotonicClock.realtime().microseconds
         return String(UTCTime.iso8601(microseconds: microseconds, fractionDigits: 0).prefix(10))
-    }
-}
-
-/// The readings of a plot: each one in the time window added to an ``SVGPlot``, the SVG made once at the end.
-final class PlotOutput: ReadingOutput {
-    private var plot: SVGPlot
-    private let device: DeviceDescription
-    private let file: String
-    private let window: (from: Int64, to: Int64?)
-    private let unit: WeightUnit
-    /// Where the values come from, said under the title.
-    private var source: String?
-    /// The readings plotted.
-    private(set) var count = 0
-
-    init(device: DeviceDescription, file: String, window: (from: Int64, to: Int64?), unit: WeightUnit) {
-        self.plot = SVGPlot(device: device)
-        self.device = device
-        self.file = file
-        self.window = window
-        self.unit = unit
-    }
-
-    func device(_ record: DeviceRecord) throws {
-        source = Self.source(record)
-    }
-
-    /// Where a plot's values come from, in words: the calibration profile (named, with its date), the axis
-    /// resolution, or percent of full scale when neither gives grams.
-    static func source(_ record: DeviceRecord) -> String {
-        switch record.gramsSource {
-        case .calibration: "grams from " + (record.profileText ?? "a calibration profile")
-        case .resolution(let resolution):
-            "grams from the device's own units (its pressure axis's resolution: \(resolution) per gram)"
-        case .none:
-            "percent of full scale (" + record.classification.sensing.rawValue
-                + "): no grams, the axis declares no resolution and no calibration profile was used"
-        }
-    }
-
-    func frame(_ reading: Reading, sequence: Int) throws {
-        let time = reading.time.microseconds
-        guard time >= window.from, window.to.map({ time <= $0 }) ?? true else { return }
-        count += 1
-        plot.add(reading)
-    }
-
-    func removed(path: String, time: EventTime) throws {}
-    func status(_ message: String) { Diagnostics.note(message) }
-    func idle(now: EventTime) throws {}
-    func idleDeadline(now: EventTime) -> Int64? { nil }
-    func finish() throws {}
-
-    /// The SVG document.
-    func render(date: String) -> String {
-        plot.render(title: "plumometer plot", device: device.name, file: file, date: date, unit: unit, source: source)
     }
 }

@@ -1,7 +1,7 @@
 import PlumometerCore
-import PlumometerLinux
 import PlumometerOutput
 import PlumometerRecording
+import PlumometerSession
 
 extension ProbeCommand: Command {
     /// `probe`'s options.
@@ -67,57 +67,63 @@ enum ProbeCommand {
             configuration.fingerTimeout = Swift.max(timeout, configuration.restDuration)
         }
         let staticOnly = arguments.flag(Options.staticOnly)
-        let result: ProbeResult
+        // The source, then the guided probe (unless --static or a recording without events), then one run.
+        let session = try Session()
+        var found: (description: DeviceDescription, path: String)?
+        var probe: GuidedProbe?
+        var source: (any FrameSource)?
+        var live: LiveSource?
+        defer { live?.close() }
         let descriptionFile = try arguments.recordingDescription(replay: Options.replay)
         if let file = try arguments.value(of: Options.replay) {
-            let recorded = try ArrivingDevice(path: file, description: descriptionFile)
-            let path = recorded.node ?? recorded.description.path
-            if staticOnly || recorded.first == nil {
-                if !staticOnly { Diagnostics.note("\(file) holds no events: the static part only.") }
-                result = ProbeResult(description: recorded.description, path: path, report: nil)
-            } else {
-                let probe = GuidedProbe(description: recorded.description, configuration: configuration)
-                probe.begin(at: recorded.startTime)
-                let played = try recorded.play(into: probe)
-                if let failure = played.failure { throw failure }
-                probe.end(at: played.lastTime)
-                result = ProbeResult(description: recorded.description, path: path, report: probe.report)
+            let input = try RecordingFile.input(file, selector: nil, description: descriptionFile)
+            source = RecordingSource(input, pacing: Pacing(speed: nil), loop: session.loop) { device, first in
+                found = (device.description, device.node ?? device.description.path)
+                guard !staticOnly else { return nil }
+                guard let first else {
+                    Diagnostics.note("\(file) holds no events: the static part only.")
+                    return nil
+                }
+                let made = GuidedProbe(description: device.description, configuration: configuration)
+                made.begin(at: first.time)
+                probe = made
+                return made
             }
         } else {
             let node = try DeviceTarget(arguments.value(of: Options.device)).resolve()
-            let source = try LiveSource(path: node)
-            defer { source.close() }
-            if staticOnly {
-                result = ProbeResult(description: source.description, path: node, report: nil)
-            } else {
-                result = ProbeResult(
-                    description: source.description,
-                    path: node,
-                    report: try guided(source, configuration: configuration)
-                )
+            let device = try LiveSource(path: node)
+            live = device
+            found = (device.description, node)
+            if !staticOnly {
+                let made = GuidedProbe(description: device.description, configuration: configuration)
+                made.begin(at: device.clock.now())
+                probe = made
+                if try !(device.initialFrame.map(made.consume) ?? false) {
+                    device.start(in: session.loop, into: made)
+                    source = device
+                }
             }
         }
-        let sink = FileDescriptorWriter.standardOutput()
-        try sink.write(format == .json ? ProbeText.json(result) : ProbeText.text(result))
+        if let source { try session.run(source) }
+        guard let found else {
+            // Stopped while the recording had not yet described its device and its first event.
+            Diagnostics.note("stopped")
+            return
+        }
+        if let recorded = source as? RecordingSource {
+            if let failure = recorded.failure { throw failure }
+            if let lastTime = recorded.lastTime { probe?.end(at: lastTime) }
+        } else if let live {
+            probe?.end(at: live.clock.now())
+        }
+        let result = ProbeResult(description: found.description, path: found.path, report: probe?.report)
+        try StandardOutput.write(format == .json ? ProbeText.json(result) : ProbeText.text(result))
         if let report = result.report, !report.conclusive, !report.notes.isEmpty {
             throw CLIError.runtime(
                 "the guided part timed out without a verdict (\(report.notes.joined(separator: " "))) "
                     + "Run 'plumometer probe' again and follow each prompt, or use --step-timeout for more time."
             )
         }
-    }
-
-    /// Runs the guided part on a live device until the analyzer finishes, a signal or an error.
-    static func guided(_ source: LiveSource, configuration: ProbeConfiguration) throws -> ProbeReport? {
-        let probe = GuidedProbe(description: source.description, configuration: configuration)
-        let driver = try Driver()
-        probe.begin(at: source.clock.now())
-        if let frame = source.initialFrame, try probe.consume(frame) { return probe.report }
-        source.start(in: driver, into: probe)
-        driver.work = { try source.due() }
-        try driver.run()
-        probe.end(at: source.clock.now())
-        return probe.report
     }
 }
 
@@ -134,67 +140,4 @@ struct ProbeResult {
 
     /// The verdict: the guided one, or the static one.
     var sensing: PressureSensing { report?.sensing ?? classification.sensing }
-}
-
-/// The guided part as a ``FrameConsumer``: the ``ProbeAnalyzer`` fed by a live device or a recording, its prompts
-/// and progress on stderr (one updating line on a terminal, one line per step elsewhere).
-final class GuidedProbe: FrameConsumer {
-    private var analyzer: ProbeAnalyzer
-    private let terminal = FileDescriptorWriter.standardError.isTerminal
-    private var progressShown = false
-
-    init(description: DeviceDescription, configuration: ProbeConfiguration) {
-        analyzer = ProbeAnalyzer(description: description, configuration: configuration)
-    }
-
-    /// The report, once the analyzer finished.
-    var report: ProbeReport? { analyzer.report }
-
-    /// Shows the first prompt at `time`.
-    func begin(at time: EventTime) { show(analyzer.begin(at: time)) }
-
-    /// Ends the probe at `time` when it has not finished by itself (the recording ended, a signal).
-    func end(at time: EventTime) { show(analyzer.finish(at: time)) }
-
-    func consume(_ frame: ContactFrame) throws -> Bool {
-        show(analyzer.consume(frame))
-        return analyzer.isFinished
-    }
-
-    func tick(now: EventTime) throws -> Bool {
-        show(analyzer.tick(now: now))
-        return analyzer.isFinished
-    }
-
-    var nextDeadline: EventTime? { analyzer.nextDeadline }
-
-    private func show(_ events: [ProbeEvent]) {
-        for event in events {
-            switch event {
-            case .started(let step):
-                line("Step \(step.rawValue)/4: \(step.instruction)")
-            case .progress(let step, let fraction):
-                guard terminal, !Diagnostics.quiet else { continue }
-                let filled = Int((fraction * 20).rounded())
-                let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled)
-                Diagnostics.writeError(
-                    "\r\u{1B}[K  step \(step.rawValue)/4 (\(step.name)) [\(bar)] \(Int((fraction * 100).rounded())) %"
-                )
-                progressShown = true
-            case .timedOut(_, let note):
-                line("  " + note)
-            case .finished:
-                if progressShown { Diagnostics.writeError("\r\u{1B}[K") }
-                progressShown = false
-                line("Done.")
-            }
-        }
-    }
-
-    private func line(_ text: String) {
-        guard !Diagnostics.quiet else { return }
-        if progressShown { Diagnostics.writeError("\r\u{1B}[K") }
-        progressShown = false
-        Diagnostics.writeError(text + "\n")
-    }
 }

@@ -1,7 +1,7 @@
 import PlumometerCore
-import PlumometerLinux
 import PlumometerOutput
 import PlumometerRecording
+import PlumometerSession
 
 extension RecordCommand: Command {
     /// `record`'s options.
@@ -87,66 +87,27 @@ enum RecordCommand {
         var sources: [LiveSource] = []
         defer { for source in sources { source.close() } }
         for path in paths { sources.append(try LiveSource(path: path, grab: arguments.flag(Options.grab))) }
-        let sink =
-            try file.map { path throws(OutputError) in try FileDescriptorWriter.create(path) }
-            ?? FileDescriptorWriter.standardOutput()
+        let sink = try file.map { try Runtime.current.files.createOutput($0) } ?? Runtime.current.console.standardOutput
         let recorder = RawRecorder(sink: sink, format: format)
         try recorder.begin(
             sources.map {
                 RawRecorder.Device(description: $0.description, node: $0.path, initialFrame: $0.initialFrame)
             }
         )
-        let driver = try Driver()
-        if file == nil { driver.stopWhenOutputCloses() }
-        let began = MonotonicClock.now()
+        // The devices' raw inputs go straight to the recorder, nothing is decoded: one run, until a device is removed,
+        // the duration, or a signal.
+        let session = try Session()
         for (index, source) in sources.enumerated() {
             source.onGone = {
                 Diagnostics.note("\(source.path) was removed; the recording ends here")
-                driver.finish()
+                session.loop.finish()
             }
             source.onInputs = { inputs in try recorder.record(inputs, device: index) }
-            source.start(in: driver, into: nil)
+            source.start(in: session.loop, into: nil)
             Diagnostics.note("recording \(source.path) ('\(source.description.name.forTerminalName)'); Ctrl-C to stop")
         }
-        driver.work = {
-            guard let duration else { return .idle }
-            let remaining = Int64(duration * 1_000_000) - (MonotonicClock.now().microseconds - began.microseconds)
-            return remaining <= 0 ? .finished : .within(remaining)
-        }
-        try driver.run()
+        try session.run(LimitedSource(WatchesOnly(), duration: duration.map { Int64($0 * 1_000_000) }))
         try recorder.finish()
         Diagnostics.note("recorded \(recorder.eventCount) events")
-    }
-
-    /// Events that recreate `frame` on a device like `description`: per contact its slot, tracking id,
-    /// position and pressure, then the touch key and a `SYN_REPORT`.
-    static func initialEvents(_ frame: ContactFrame, description: DeviceDescription, at time: EventTime) -> [RawEvent] {
-        var events: [RawEvent] = []
-        let slotted = description.contactProtocol == .multitouchSlots
-        func add(_ axis: AbsoluteAxis, _ value: Int32?) {
-            if let value, description.hasAxis(axis) { events.append(.abs(axis, value, at: time)) }
-        }
-        for contact in frame.contacts {
-            switch description.contactProtocol {
-            case .multitouchSlots, .multitouchAnonymous:
-                if slotted, let slot = contact.slot { add(.mtSlot, Int32(slot)) }
-                if slotted { add(.mtTrackingID, Int32(truncatingIfNeeded: contact.id)) }
-                add(.mtPositionX, contact.x)
-                add(.mtPositionY, contact.y)
-                add(.mtPressure, contact.pressure)
-                add(.mtTouchMajor, contact.touchMajor)
-                add(.mtTouchMinor, contact.touchMinor)
-                if !slotted { events.append(.syn(.mtReport, at: time)) }
-            case .singleTouch:
-                add(.x, contact.x)
-                add(.y, contact.y)
-                add(.pressure, contact.pressure)
-            }
-        }
-        if !frame.contacts.isEmpty, description.hasKey(.btnTouch) {
-            events.append(.key(.btnTouch, 1, at: time))
-        }
-        events.append(.syn(.report, at: time))
-        return events
     }
 }

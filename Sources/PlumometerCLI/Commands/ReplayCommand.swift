@@ -1,6 +1,6 @@
 import PlumometerCore
-import PlumometerLinux
 import PlumometerRecording
+import PlumometerSession
 
 extension ReplayCommand: Command {
     /// `replay`'s own options; the others are ``PacingOptions`` and ``ReadingOptions``.
@@ -55,15 +55,35 @@ enum ReplayCommand {
             selector: arguments.value(of: Options.device),
             description: arguments.value(of: Options.desc)
         )
-        let session = try ReadingSession(
+        try play(
+            input,
             settings: settings,
-            format: try arguments.value(of: ReadingOptions.format)?.rawValue,
-            latestStateWins: false,
-            outputSettings: try arguments.outputSettings()
+            pacing: pacing,
+            format: try arguments.value(of: ReadingOptions.format),
+            output: try arguments.outputSettings()
         )
-        defer { session.end() }
+    }
+
+    /// Plays the device `input` picks (a file's, standard input's, the demo's) through a ``ReadingRun`` at `pacing`,
+    /// as it arrives.
+    /// - Parameter announce: said once the device is known, before its first reading (the demo names it).
+    static func play(
+        _ input: RecordingInput,
+        settings: ReadingSettings,
+        pacing: Pacing,
+        format: OutputFormat?,
+        output: OutputSettings = OutputSettings(),
+        announce: @escaping (StreamedDevice) -> Void = { _ in }
+    ) throws {
+        let run = try ReadingRun(
+            settings: settings,
+            format: format,
+            latestStateWins: false,
+            outputSettings: output
+        )
+        defer { run.end() }
         // A recording typed at the terminal (or `/dev/stdin` on one) is read in its line mode, not raw for keys.
-        session.keysAllowed = !input.file.isTerminal
+        run.keysAllowed = !input.file.isTerminal
         if input.file.isTerminal {
             // Without a word, `replay -` at a prompt looks hung.
             Diagnostics.note(
@@ -71,11 +91,13 @@ enum ReplayCommand {
                     + "Ctrl-C and give a FILE or a pipe: evemu-record /dev/input/eventN | plumometer replay -"
             )
         }
-        let source = ArrivingRecordingSource(input, pacing: pacing, driver: session.driver) { device, start in
-            try session.begin(
+        let session = run.session
+        let source = RecordingSource(input, pacing: pacing, loop: session.loop) { device, first in
+            announce(device)
+            return try session.begin(
                 device.description,
                 path: device.description.path,
-                at: start,
+                at: first?.time ?? .zero,
                 from: .recording,
                 tare: .atFirstFrame
             )
@@ -83,37 +105,6 @@ enum ReplayCommand {
         try session.run(source)
         // A malformed line ends the recording early: everything before it was played, and the error says where.
         if let failure = source.failure { throw failure }
-        if session.driver.stoppedBySignal { Diagnostics.note("stopped") }
-    }
-
-    /// Plays one recorded device (a file's, or the demo's) through a ``ReadingSession`` at `pacing`.
-    static func play(
-        _ device: RecordedDevice,
-        settings: ReadingSettings,
-        pacing: Pacing,
-        format: String?,
-        output: OutputSettings = OutputSettings()
-    ) throws {
-        let session = try ReadingSession(
-            settings: settings,
-            format: format,
-            latestStateWins: false,
-            outputSettings: output
-        )
-        defer { session.end() }
-        let player = RecordingPlayer(device)
-        let description = device.description
-        let pipeline = try session.begin(
-            description,
-            path: description.path,
-            at: player.startTime,
-            from: .recording,
-            tare: .atFirstFrame
-        )
-        let source = RecordingSource(player, pacing: pacing, into: pipeline)
-        try session.run(source)
-        // A malformed line ends the recording early: everything before it was played, and the error says where.
-        if let failure = source.failure { throw failure }
-        if session.driver.stoppedBySignal { Diagnostics.note("stopped") }
+        if session.stoppedBySignal { Diagnostics.note("stopped") }
     }
 }

@@ -1,6 +1,6 @@
 import PlumometerCore
-import PlumometerLinux
 import PlumometerOutput
+import PlumometerSession
 
 extension StreamCommand: Command {
     /// `stream`'s own options; the reading options are ``ReadingOptions``.
@@ -79,27 +79,24 @@ enum StreamCommand {
         // Every value checked before anything is opened: a bad --duration used to open the device and write its
         // `device` record before the usage error.
         let duration = try arguments.value(of: Options.duration).map { Int64($0 * 1_000_000) }
-        let file = try arguments.value(of: Options.output)
-        let sink = try file.map { path throws(OutputError) in
-            path == "-" ? FileDescriptorWriter.standardOutput() : try FileDescriptorWriter.append(path)
-        }
         var output = try arguments.outputSettings()
-        output.sink = sink ?? .standardOutput()
+        output.file = try arguments.value(of: Options.output)
         output.frameLimit = try arguments.value(of: Options.count)
-        let session = try ReadingSession(
+        let run = try ReadingRun(
             settings: settings,
-            format: try arguments.value(of: ReadingOptions.format)?.rawValue,
+            format: try arguments.value(of: ReadingOptions.format),
             latestStateWins: true,
             outputSettings: output
         )
-        defer { session.end() }
+        defer { run.end() }
+        let session = run.session
         let target = DeviceTarget(try arguments.value(of: Options.device))
         let stream = DeviceStream(target: target, grab: arguments.flag(Options.grab), session: session)
         defer { stream.close() }
         if let path = try arguments.value(of: Options.record) {
             if path == "-" { throw arguments.usageError("--record needs a FILE: stdout carries the readings.") }
             stream.recorder = RawRecorder(
-                sink: try FileDescriptorWriter.create(path),
+                sink: try Runtime.current.files.createOutput(path),
                 format: RecordingFileFormat.implied(by: path)
             )
         }
@@ -120,8 +117,8 @@ enum StreamCommand {
             stream.followHotplug()
         }
         // Also while waiting for a device: q quits.
-        session.attachKeys()
-        session.driver.onHangup = { try stream.reopen() }
+        run.attachKeys()
+        run.driver?.onHangup = { try stream.reopen() }
         let limited = session.output as? FrameLimitOutput
         try session.run(LimitedSource(stream, duration: duration) { limited?.isFull ?? false })
         try stream.finishRecording()

@@ -1,4 +1,4 @@
-import PlumometerLinux
+import PlumometerSession
 
 extension VersionCommand: Command {
     static let spec = CommandSpec(
@@ -12,6 +12,6 @@ extension VersionCommand: Command {
 /// `plumometer version`, also `plumometer --version`: `plumometer 0.1.0` on stdout.
 enum VersionCommand {
     static func run(_ arguments: ParsedArguments) throws {
-        try FileDescriptorWriter.standardOutput().write("plumometer \(CommandRegistry.version)\n")
+        try StandardOutput.write("plumometer \(CommandRegistry.version)\n")
     }
 }

@@ -1,7 +1,7 @@
 import PlumometerCore
-import PlumometerLinux
 import PlumometerOutput
 import PlumometerPictures
+import PlumometerSession
 
 /// The live view on a terminal: keeps what to show, asks ``LiveViewRenderer`` for the screen and writes it,
 /// redrawn in place at most 30 times a second.
@@ -50,7 +50,7 @@ final class LiveView: ReadingOutput {
         self.unit = unit
         self.requestedView = view
         self.charset = Self.charset(
-            ["TERM", "LC_ALL", "LC_CTYPE", "LANG"].reduce(into: [:]) { $0[$1] = FileSystem.environment($1) }
+            ["TERM", "LC_ALL", "LC_CTYPE", "LANG"].reduce(into: [:]) { $0[$1] = Runtime.current.files.environment($1) }
         )
     }
 

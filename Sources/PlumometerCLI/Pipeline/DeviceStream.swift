@@ -1,6 +1,7 @@
 import PlumometerCore
 import PlumometerLinux
 import PlumometerOutput
+import PlumometerSession
 
 /// `stream`'s source: the target device, followed through udev hotplug, read by a ``LiveSource`` into the session.
 ///
@@ -9,7 +10,7 @@ import PlumometerOutput
 final class DeviceStream: FrameSource {
     private let target: DeviceTarget
     private let grab: Bool
-    private let session: ReadingSession
+    private let session: Session
     private var source: LiveSource?
     private var identity: DeviceIdentity?
     private var monitor: HotplugMonitor?
@@ -18,7 +19,7 @@ final class DeviceStream: FrameSource {
     private var recording = false
 
     /// A stream of `target`'s device into `session`; nothing is opened yet.
-    init(target: DeviceTarget, grab: Bool, session: ReadingSession) {
+    init(target: DeviceTarget, grab: Bool, session: Session) {
         self.target = target
         self.grab = grab
         self.session = session
@@ -55,7 +56,7 @@ final class DeviceStream: FrameSource {
                 source.onInputs = { inputs in try recorder.record(inputs, device: 0) }
             }
         }
-        source.start(in: session.driver, into: pipeline)
+        source.start(in: session.loop, into: pipeline)
         Diagnostics.note("reading \(path) ('\(source.description.name.forTerminalName)'); Ctrl-C to stop")
     }
 
@@ -67,7 +68,7 @@ final class DeviceStream: FrameSource {
         do {
             let monitor = try HotplugMonitor()
             self.monitor = monitor
-            session.driver.watch(monitor.fileDescriptor) { [unowned self] in try self.hotplug() }
+            session.loop.watch(monitor.fileDescriptor) { [unowned self] in try self.hotplug() }
         } catch {
             Diagnostics.note("not following hotplug: \(error)")
         }
@@ -109,7 +110,7 @@ final class DeviceStream: FrameSource {
         guard let source else { return }
         let path = source.path
         try session.pipeline?.flush()
-        try session.output.removed(path: path, time: source.clock.now())
+        try session.output?.removed(path: path, time: source.clock.now())
         try finishRecording()
         close()
         if monitor == nil {

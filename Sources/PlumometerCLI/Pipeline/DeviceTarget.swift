@@ -1,6 +1,7 @@
 import PlumometerCore
 import PlumometerLinux
 import PlumometerOutput
+import PlumometerSession
 
 /// Which device `--device` names: a node path, a name substring, or (absent) the best one found.
 enum DeviceTarget {

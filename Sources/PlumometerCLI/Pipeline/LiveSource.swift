@@ -1,11 +1,12 @@
 import PlumometerCore
 import PlumometerLinux
+import PlumometerSession
 
 /// A live evdev device as a source of frames in the poll loop: the live counterpart of ``RecordingPlayer``, and the
-/// one place a device is read (stream, calibrate and record all read through it).
+/// one place a device is read (stream, weigh, calibrate, probe, describe and record all read through it).
 ///
 /// It watches the device, reads what it has, decodes it with the one ``ContactDecoder`` (seeded with the state at
-/// open, fed the bridge's resync markers), keeps the device's clock, and ticks its consumer at exactly the
+/// open, fed the bridge's resync markers; ``SourceDecoder``), keeps the device's clock, and ticks its consumer at exactly the
 /// consumer's deadlines: before a frame that comes later than one (as a recording is played) and when the poll
 /// loop wakes for one. A vanished device is reported to ``onGone``; every other failure propagates whole, as the
 /// bridge's ``DeviceError``, to the CLI's entry point.
@@ -23,13 +24,12 @@ final class LiveSource: FrameSource {
     /// Called when the device vanished (unplugged); without it the `.gone` ``DeviceError`` propagates.
     var onGone: (() throws -> Void)?
 
-    private var decoder: ContactDecoder
+    private var decoder: SourceDecoder
     private var consumer: (any FrameConsumer)?
-    private weak var driver: Driver?
+    private weak var loop: (any EventLoop)?
     private var token: Int?
     /// The consumer asked to stop.
     private var finished = false
-    private var reportedDrops = false
 
     /// Opens the device at `path` read-only and decodes what rests on it.
     /// - Parameters:
@@ -40,7 +40,7 @@ final class LiveSource: FrameSource {
     init(path: String, grab: Bool = false) throws {
         if let refusal = OpenGuard.check(path: path) { throw refusal }
         device = try EvdevDevice(path: path, grab: grab)
-        decoder = ContactDecoder(device: device.description)
+        decoder = SourceDecoder(device.description, name: path)
         initialFrame = decoder.seed(with: device.openingState)
         clock = DeviceClock(deviceUsesMonotonic: device.usesMonotonicClock)
     }
@@ -51,14 +51,14 @@ final class LiveSource: FrameSource {
     /// The device as it described itself at open.
     var description: DeviceDescription { device.description }
 
-    /// Starts reading in `driver`'s poll loop.
+    /// Starts reading in a session's loop.
     /// - Parameters:
-    ///   - driver: the loop to watch the device in.
+    ///   - loop: the loop to watch the device in.
     ///   - consumer: where frames go; nil to read inputs only (``onInputs``), without decoding them.
-    func start(in driver: Driver, into consumer: (any FrameConsumer)?) {
-        self.driver = driver
+    func start(in loop: any EventLoop, into consumer: (any FrameConsumer)?) {
+        self.loop = loop
         self.consumer = consumer
-        token = driver.watch(device.fileDescriptor) { [unowned self] in try self.readable() }
+        token = loop.watch(device.fileDescriptor) { [unowned self] in try self.readable() }
     }
 
     /// Ticks the consumer at its deadlines up to the device's now.
@@ -76,25 +76,10 @@ final class LiveSource: FrameSource {
 
     /// Stops watching and closes the device. Safe to call twice.
     func close() {
-        if let token { driver?.unwatch(token) }
+        if let token { loop?.unwatch(token) }
         token = nil
         device.close()
-        reportDroppedSlotEvents()
-    }
-
-    /// Says once, on stderr, how many events were for slots beyond the ones the decoder keeps: never silently.
-    private func reportDroppedSlotEvents() {
-        guard decoder.droppedSlotEvents > 0, !reportedDrops else { return }
-        reportedDrops = true
-        Diagnostics.error(Self.droppedSlotsMessage(path, decoder.droppedSlotEvents, declared: description.slotCount))
-    }
-
-    /// The one sentence for events dropped because their slot is beyond what the decoder keeps (live or recorded).
-    static func droppedSlotsMessage(_ path: String, _ count: Int, declared: Int?) -> String {
-        let declared = declared ?? 0
-        return "\(path.forTerminalName): \(count) events for slots beyond the "
-            + "\(Swift.min(declared, ContactDecoder.maximumSlots)) decoded were dropped (the device declares "
-            + "\(declared) slots; at most \(ContactDecoder.maximumSlots) are kept); contacts in those slots were not read."
+        decoder.reportDroppedSlots()
     }
 
     private func readable() throws {
@@ -126,7 +111,7 @@ final class LiveSource: FrameSource {
 
     private func stop() -> Due {
         finished = true
-        driver?.finish()
+        loop?.finish()
         return .finished
     }
 }

@@ -1,4 +1,5 @@
 import PlumometerLinux
+import PlumometerSession
 
 /// The live view's controls, in either case: `t` tares, `k` tares the one contact down as a carrier, `c` clears
 /// the tare, `m` switches between the map and the bars, `q` quits (read from the terminal in raw mode); a redraw

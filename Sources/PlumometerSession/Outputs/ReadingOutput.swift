@@ -1,8 +1,15 @@
-import PlumometerCore
-import PlumometerOutput
+public import PlumometerCore
+public import PlumometerOutput
+
+/// Somewhere lines go. `droppable` lines are frames: a newer frame makes an unwritten older one worthless.
+public protocol LineSink: AnyObject {
+    func write(_ text: String, droppable: Bool) throws
+    /// Writes what is still queued (waiting at most `timeout` seconds for a stuck reader) and reports.
+    func finish(timeout: Double) throws
+}
 
 /// Where readings go: a line format on a file descriptor, or the live view.
-protocol ReadingOutput: AnyObject {
+public protocol ReadingOutput: AnyObject {
     func device(_ record: DeviceRecord) throws
     func frame(_ reading: Reading, sequence: Int) throws
     func removed(path: String, time: EventTime) throws
@@ -15,8 +22,18 @@ protocol ReadingOutput: AnyObject {
     func finish() throws
 }
 
+/// A ``TextSink`` taking lines as they come: none is dropped, nothing is queued (a console, a file).
+public final class TextLineSink: LineSink {
+    private let sink: any TextSink
+
+    public init(_ sink: any TextSink) { self.sink = sink }
+
+    public func write(_ text: String, droppable: Bool) throws { try sink.write(text) }
+    public func finish(timeout: Double) throws {}
+}
+
 /// A line format written to a sink, one write per record so every line is complete when it leaves.
-final class LineOutput: ReadingOutput {
+public final class LineOutput: ReadingOutput {
     private let formatter: any LineFormatter
     private let sink: any LineSink
     private var devicePath = ""
@@ -27,7 +44,7 @@ final class LineOutput: ReadingOutput {
     /// With `--timestamps wall`: what turns the current device's kernel time into Unix time, measured at its open.
     private var wallOffset: Int64 = 0
 
-    init(formatter: any LineFormatter, sink: any LineSink, wallTimestamps: Bool = false) {
+    public init(formatter: any LineFormatter, sink: any LineSink, wallTimestamps: Bool = false) {
         self.formatter = formatter
         self.sink = sink
         self.wallTimestamps = wallTimestamps
@@ -44,7 +61,7 @@ final class LineOutput: ReadingOutput {
         if let header = formatter.header() { try sink.write(header, droppable: false) }
     }
 
-    func device(_ record: DeviceRecord) throws {
+    public func device(_ record: DeviceRecord) throws {
         try writeHeaderOnce()
         devicePath = record.path
         scale = PositionAxes(record.description)
@@ -57,7 +74,7 @@ final class LineOutput: ReadingOutput {
         if let line = formatter.device(record) { try sink.write(line, droppable: false) }
     }
 
-    func frame(_ reading: Reading, sequence: Int) throws {
+    public func frame(_ reading: Reading, sequence: Int) throws {
         try writeHeaderOnce()
         var reading = reading
         reading.time = stamped(reading.time)
@@ -66,14 +83,14 @@ final class LineOutput: ReadingOutput {
         }
     }
 
-    func removed(path: String, time: EventTime) throws {
+    public func removed(path: String, time: EventTime) throws {
         if let line = formatter.removed(path: path, time: stamped(time)) { try sink.write(line, droppable: false) }
     }
 
-    func status(_ message: String) { Diagnostics.note(message) }
-    func idle(now: EventTime) throws {}
-    func idleDeadline(now: EventTime) -> Int64? { nil }
-    func finish() throws {
+    public func status(_ message: String) { Diagnostics.note(message) }
+    public func idle(now: EventTime) throws {}
+    public func idleDeadline(now: EventTime) -> Int64? { nil }
+    public func finish() throws {
         try writeHeaderOnce()
         try sink.finish(timeout: 2)
     }

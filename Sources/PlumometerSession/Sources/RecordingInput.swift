@@ -1,7 +1,6 @@
-import PlumometerCore
-import PlumometerLinux
+public import PlumometerCore
 import PlumometerOutput
-import PlumometerRecording
+public import PlumometerRecording
 
 /// A recording read as it arrives: a file, standard input (`-`), a FIFO or a pipe from a live `evemu-record` or
 /// `libinput record`, fed a chunk at a time into a ``RecordingStream`` and never read ahead of what is played.
@@ -10,9 +9,9 @@ import PlumometerRecording
 /// file is read when more is needed; anything else only once it is ready (``pull()`` says ``Pull/waiting``, and
 /// the caller polls ``fileDescriptor``). One device is picked: the one `selector` names (index, node or a
 /// substring of its name), or the only one. The stream's warnings are printed on stderr once each.
-final class RecordingInput {
+public final class RecordingInput {
     /// What ``pull()`` found.
-    enum Pull {
+    public enum Pull {
         /// The picked device; its events follow.
         case device(StreamedDevice)
         /// One of its events, and the line it was read from.
@@ -24,9 +23,9 @@ final class RecordingInput {
     }
 
     /// Bytes read at a time.
-    static let chunkSize = 1 << 16
+    public static let chunkSize = 1 << 16
 
-    let file: InputFile
+    public let file: any ByteInput
     private var stream: RecordingStream
     private let selector: String?
     private var chunk = [UInt8](repeating: 0, count: RecordingInput.chunkSize)
@@ -37,7 +36,7 @@ final class RecordingInput {
     private var warned = 0
 
     /// Reads `file` as a recording in either format, or as bare evemu events of `description`.
-    init(_ file: InputFile, selector: String?, description: DeviceDescription? = nil) {
+    public init(_ file: any ByteInput, selector: String?, description: DeviceDescription? = nil) {
         self.file = file
         self.selector = selector
         if let description {
@@ -48,15 +47,15 @@ final class RecordingInput {
     }
 
     /// The descriptor to poll while ``pull()`` says ``Pull/waiting``.
-    var fileDescriptor: Int32 { file.fileDescriptor }
+    public var fileDescriptor: Int32 { file.fileDescriptor }
 
     /// The line of the last item pulled, for messages.
-    private(set) var line: Int?
+    public private(set) var line: Int?
 
     /// The next device or event of the picked device, reading more when needed and possible.
     /// - Throws: `RecordingError` for what is not a recording, a malformed line, or a device choice that cannot be
-    ///   made; ``OutputError`` when the input cannot be read.
-    func pull() throws -> Pull {
+    ///   made; the input's own error when it cannot be read.
+    public func pull() throws -> Pull {
         while true {
             if pickedDone { return .end }
             let item: RecordingStreamItem?
@@ -76,9 +75,7 @@ final class RecordingInput {
                 return .event(event, line: number)
             case nil:
                 if stream.isAtEnd { return try ended() }
-                let result = try chunk.withUnsafeMutableBytes { buffer throws(OutputError) in
-                    try file.read(into: buffer)
-                }
+                let result = try chunk.withUnsafeMutableBytes { buffer in try file.read(into: buffer) }
                 switch result {
                 case .bytes(let count): stream.feed(chunk[0..<count])
                 case .wouldBlock: return .waiting

@@ -1,31 +1,32 @@
-import PlumometerLinux
+public import PlumometerSession
 
-/// Runs a command's work inside the bridge's poll loop: the loop blocks in `poll()` on the device, the udev
-/// monitor and the keyboard, takes SIGINT/SIGTERM/SIGHUP through a signalfd, and calls `work` before every
-/// wait to do what is due and say, as a ``Due``, how long it may sleep or that the run is over.
+/// The session's real ``EventLoop``: a run of a command's work inside the bridge's poll loop. The loop blocks in
+/// `poll()` on the device, the udev monitor and the keyboard, takes SIGINT/SIGTERM/SIGHUP through a signalfd, and
+/// calls `work` before every wait to do what is due and say, as a ``Due``, how long it may sleep or that the run is
+/// over.
 ///
 /// With a live view it also takes the job-control signals (``handleJobControl(suspend:resume:)``): SIGTSTP gives
 /// the terminal back before the process stops, SIGCONT takes it again. Without one they keep their default action.
-final class Driver {
-    let loop: PollLoop
+public final class Driver: EventLoop {
+    public let loop: PollLoop
     private var failure: (any Error)?
     /// Set when SIGINT or SIGTERM stopped the run (exit status 0, as for a normal end).
-    private(set) var stoppedBySignal = false
+    public private(set) var stoppedBySignal = false
     /// Called on SIGWINCH (the live view redraws to the new size).
-    var onResize: () -> Void = {}
+    public var onResize: () -> Void = {}
     /// Called on SIGHUP (reopen the device).
-    var onHangup: () throws -> Void = {}
+    public var onHangup: () throws -> Void = {}
     /// Does what is due and says when it is next needed, or that the run is over.
-    var work: () throws -> Due = { .idle }
+    public var work: () throws -> Due = { .idle }
     /// Called once when `work` says the run is over: the work to go on with instead (the live view holding the last
     /// frame of a recording until a key), or nil to end the run.
-    var atEnd: () -> (() throws -> Due)? = { nil }
+    public var atEnd: () -> (() throws -> Due)? = { nil }
     /// Whether SIGTSTP and SIGCONT are read from the signalfd (a live view is shown).
     private var handlesJobControl = false
     private var onSuspend: () -> Void = {}
     private var onResume: () throws -> Void = {}
 
-    init() throws {
+    public init() throws {
         loop = try PollLoop(
             signals: [StopSignal.interrupt, StopSignal.terminate, StopSignal.hangup, StopSignal.windowChange]
         )
@@ -64,16 +65,16 @@ final class Driver {
 
     /// Watches `fd`; errors thrown by `handler` stop the run and are rethrown by ``run()``.
     @discardableResult
-    func watch(_ fd: Int32, _ handler: @escaping () throws -> Void) -> Int {
+    public func watch(_ fd: Int32, _ handler: @escaping () throws -> Void) -> Int {
         loop.watch(fd) { [unowned self] in self.attempt(handler) }
     }
 
-    func unwatch(_ token: Int) { loop.unwatch(token) }
+    public func unwatch(_ token: Int) { loop.unwatch(token) }
 
     /// Ends the run as soon as the reader of standard output goes away (`plumometer | head -1`), not only at the
     /// next write, which for a device at rest may never come. Only pipes and sockets are watched: a file or a
     /// terminal is always "ready", and watching it would spin.
-    func stopWhenOutputCloses() {
+    public func stopWhenOutputCloses() {
         let output = FileDescriptorWriter.standardOutput()
         guard output.isPipe else { return }
         loop.watchHangUp(output.fileDescriptor) { [unowned self] in
@@ -82,12 +83,12 @@ final class Driver {
     }
 
     /// Ends the run normally.
-    func finish() { loop.stop() }
+    public func finish() { loop.stop() }
 
     /// Takes SIGTSTP and SIGCONT from now on: on SIGTSTP (Ctrl-Z, `kill -TSTP`) `suspend` gives the terminal back,
     /// the process stops (SIGSTOP) and, once continued, `resume` takes the terminal again; on a SIGCONT alone (after
     /// a stop by SIGSTOP from elsewhere) `resume` redraws.
-    func handleJobControl(suspend: @escaping () -> Void, resume: @escaping () throws -> Void) throws {
+    public func handleJobControl(suspend: @escaping () -> Void, resume: @escaping () throws -> Void) throws {
         guard !handlesJobControl else { return }
         try loop.add(signals: [StopSignal.suspend, StopSignal.resume])
         handlesJobControl = true
@@ -95,8 +96,14 @@ final class Driver {
         onResume = resume
     }
 
-    /// Runs until ``finish()``, a signal or an error.
-    func run() throws {
+    /// Runs `work` until it says the run is over, ``finish()``, a signal or an error.
+    public func run(_ work: @escaping () throws -> Due) throws {
+        self.work = work
+        try run()
+    }
+
+    /// Runs ``work`` until it says the run is over, ``finish()``, a signal or an error.
+    public func run() throws {
         // Nothing to give back before a stop (yet): Ctrl-Z stops the process as it would any other.
         if !handlesJobControl { blockJobControlSignals(false) }
         loop.run { [unowned self] in
@@ -128,26 +135,6 @@ final class Driver {
     private func fail(_ error: any Error) {
         if failure == nil { failure = error }
         loop.stop()
-    }
-}
-
-/// When a command's timed work is next needed: within so many microseconds of now (nil: only once something
-/// happens, a device event, a key, a signal), or never again, because the run is over.
-enum Due: Equatable {
-    case within(Int64?)
-    case finished
-
-    /// Nothing is due until something happens.
-    static let idle = Due.within(nil)
-
-    /// The sooner of two: finished wins, then the shorter wait.
-    func sooner(_ other: Due) -> Due {
-        switch (self, other) {
-        case (.finished, _), (_, .finished): .finished
-        case (.within(let a?), .within(let b?)): .within(Swift.min(a, b))
-        case (.within(let a?), .within(nil)): .within(a)
-        case (.within(nil), .within(let b)): .within(b)
-        }
     }
 }
 

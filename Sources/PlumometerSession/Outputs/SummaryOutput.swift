@@ -1,6 +1,5 @@
-import PlumometerCore
-import PlumometerLinux
-import PlumometerOutput
+public import PlumometerCore
+public import PlumometerOutput
 import PlumometerPictures
 
 /// `--summary`: passes every reading on to the output it wraps and keeps a ``SessionSummarizer`` of them; when the
@@ -9,9 +8,9 @@ import PlumometerPictures
 /// Where it goes follows the format: a `summary` record in JSON Lines, a table in text, and the table on stderr for
 /// CSV (stdout stays one table that any CSV reader takes whole) and for the live view once the screen is left. Frames a slow
 /// consumer never saw (the latest-state writer's drops, read once it has finished) are counted as skipped.
-final class SummaryOutput: ReadingOutput {
+public final class SummaryOutput: ReadingOutput {
     /// Where and how the summary is written.
-    enum Destination {
+    public enum Destination {
         case jsonLines
         case text
         case csv
@@ -32,7 +31,7 @@ final class SummaryOutput: ReadingOutput {
     ///   - destination: where the summary goes at the end.
     ///   - unit: the unit of the table's weights.
     ///   - skippedByWriter: how many lines the latest-state writer dropped (0 for a replay, which loses nothing).
-    init(
+    public init(
         wrapping inner: any ReadingOutput,
         destination: Destination,
         unit: WeightUnit,
@@ -44,32 +43,32 @@ final class SummaryOutput: ReadingOutput {
         self.skippedByWriter = skippedByWriter
     }
 
-    func device(_ record: DeviceRecord) throws {
+    public func device(_ record: DeviceRecord) throws {
         devicePath = record.path
         // A new device (stream after a replug) numbers its readings from 1 again.
         lastSequence = 0
         try inner.device(record)
     }
 
-    func frame(_ reading: Reading, sequence: Int) throws {
+    public func frame(_ reading: Reading, sequence: Int) throws {
         if sequence > lastSequence + 1 { summarizer.noteSkipped(readings: sequence - lastSequence - 1) }
         lastSequence = sequence
         summarizer.consume(reading)
         try inner.frame(reading, sequence: sequence)
     }
 
-    func removed(path: String, time: EventTime) throws { try inner.removed(path: path, time: time) }
-    func status(_ message: String) { inner.status(message) }
-    func idle(now: EventTime) throws { try inner.idle(now: now) }
-    func idleDeadline(now: EventTime) -> Int64? { inner.idleDeadline(now: now) }
+    public func removed(path: String, time: EventTime) throws { try inner.removed(path: path, time: time) }
+    public func status(_ message: String) { inner.status(message) }
+    public func idle(now: EventTime) throws { try inner.idle(now: now) }
+    public func idleDeadline(now: EventTime) -> Int64? { inner.idleDeadline(now: now) }
 
-    func finish() throws {
+    public func finish() throws {
         try inner.finish()
         try write(summary())
     }
 
     /// The session so far, with the writer's drops taken out of the frames the consumer saw.
-    func summary() -> SessionSummary {
+    public func summary() -> SessionSummary {
         var summarizer = self.summarizer
         let dropped = skippedByWriter()
         summarizer.noteSkipped(readings: dropped)
@@ -80,12 +79,11 @@ final class SummaryOutput: ReadingOutput {
 
     private func write(_ summary: SessionSummary) throws {
         let mass = unit
-        let stdout = FileDescriptorWriter.standardOutput()
         switch destination {
         case .jsonLines:
-            try stdout.write(JSONLinesFormatter().summary(summary, device: devicePath))
+            try StandardOutput.write(JSONLinesFormatter().summary(summary, device: devicePath))
         case .text:
-            try stdout.write(SummaryTable.lines(summary, unit: mass).map { $0 + "\n" }.joined())
+            try StandardOutput.write(SummaryTable.lines(summary, unit: mass).map { $0 + "\n" }.joined())
         case .csv:
             // Not into the table: '#' lines with commas in them made pandas read every column as text.
             Diagnostics.writeError("summary " + devicePath.forTerminal + "\n" + Self.table(summary, unit: mass))
@@ -95,12 +93,12 @@ final class SummaryOutput: ReadingOutput {
     }
 
     /// The summary as the table for people, its lines ended.
-    static func table(_ summary: SessionSummary, unit: WeightUnit) -> String {
+    public static func table(_ summary: SessionSummary, unit: WeightUnit) -> String {
         SummaryTable.lines(summary, unit: unit).map { $0 + "\n" }.joined()
     }
 
     /// Writes the table on stderr unless `--quiet`: `weigh`'s summary, which its answer on stdout never includes.
-    static func writeTable(_ summary: SessionSummary, unit: WeightUnit) {
+    public static func writeTable(_ summary: SessionSummary, unit: WeightUnit) {
         guard !Diagnostics.quiet else { return }
         Diagnostics.writeError(table(summary, unit: unit))
     }

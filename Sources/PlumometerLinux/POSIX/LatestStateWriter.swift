@@ -1,16 +1,9 @@
-import PlumometerLinux
 import PlumometerOutput
+public import PlumometerSession
 
-/// Somewhere lines go. `droppable` lines are frames: a newer frame makes an unwritten older one worthless.
-protocol LineSink: AnyObject {
-    func write(_ text: String, droppable: Bool) throws
-    /// Writes what is still queued (waiting at most `timeout` seconds for a stuck reader) and reports.
-    func finish(timeout: Double) throws
-}
-
-extension FileDescriptorWriter: LineSink {
-    func write(_ text: String, droppable: Bool) throws { try write(text) }
-    func finish(timeout: Double) throws {}
+extension FileDescriptorWriter: LineSink, TextSink {
+    public func write(_ text: String, droppable: Bool) throws { try write(text) }
+    public func finish(timeout: Double) throws {}
 }
 
 /// Writes lines from a thread of its own, so a slow or stalled consumer of stdout never blocks the poll loop:
@@ -25,7 +18,7 @@ extension FileDescriptorWriter: LineSink {
 /// CPU (docs/performance.md).
 /// `@unchecked Sendable`: every mutable field is guarded by `condition`; the sink is used by one thread at a time
 /// (the caller only while the writer thread is idle with nothing queued).
-final class LatestStateWriter: LineSink, @unchecked Sendable {
+public final class LatestStateWriter: LineSink, @unchecked Sendable {
     private struct Entry {
         var text: String
         var droppable: Bool
@@ -42,7 +35,7 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
     private var finishWaiting = false
     private var failure: (any Error)?
     /// Frames replaced in the queue before they were written.
-    private(set) var skipped = 0
+    public private(set) var skipped = 0
     private var reportedSkipped = 0
     private var lastReport = MonotonicClock.now()
     /// Records waiting for a stalled consumer before the oldest frames give way: 64 ms of a 1 kHz pad, about
@@ -51,13 +44,13 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
     /// How often, at most, stderr hears about skipped frames.
     static let reportInterval: Int64 = 5_000_000
 
-    init(sink: FileDescriptorWriter) {
+    public init(sink: FileDescriptorWriter) {
         self.sink = sink
         // The thread holds the writer until `finish` lets it end: queued lines are never dropped with the object.
         BackgroundThread.start { self.run() }
     }
 
-    func write(_ text: String, droppable: Bool) throws {
+    public func write(_ text: String, droppable: Bool) throws {
         condition.lock()
         if let failure {
             condition.unlock()
@@ -96,7 +89,7 @@ final class LatestStateWriter: LineSink, @unchecked Sendable {
         reportSkipped(skippedNow, force: false)
     }
 
-    func finish(timeout: Double) throws {
+    public func finish(timeout: Double) throws {
         condition.lock()
         stopping = true
         condition.broadcast()

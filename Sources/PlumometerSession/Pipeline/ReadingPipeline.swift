@@ -1,28 +1,30 @@
-import PlumometerCore
-import PlumometerOutput
+public import PlumometerCore
+public import PlumometerOutput
 
 /// Settings that shape readings, shared by live streaming and replay.
-struct ReadingSettings: Sendable {
+public struct ReadingSettings: Sendable {
     /// Minimum kernel time between two written readings, in microseconds (0: every frame).
-    var interval: Int64 = 0
+    public var interval: Int64 = 0
     /// Report only the N heaviest contacts.
-    var maxContacts: Int?
-    var smooth = false
-    var tareAtStart = false
+    public var maxContacts: Int?
+    public var smooth = false
+    public var tareAtStart = false
     /// `--carrier`: tare the one contact down where reading starts as a carrier.
-    var carrierAtStart = false
+    public var carrierAtStart = false
     /// `--no-profile`: read without the saved calibration profile of the device.
-    var ignoreSavedProfile = false
-    var unit: WeightUnit = .grams
-    var profilePath: String?
+    public var ignoreSavedProfile = false
+    public var unit: WeightUnit = .grams
+    public var profilePath: String?
     /// `--summary`: a summary of the session at the end (read by the output, not by the pipeline).
-    var summary = false
+    public var summary = false
     /// `--view`: the live view to start with (nil: the map when the device has positions).
-    var view: LiveViewMode?
+    public var view: LiveViewMode?
+
+    public init() {}
 }
 
 /// When `--tare` takes its zero.
-enum TareStart {
+public enum TareStart {
     /// A live device: what rests on it when it is opened (nothing, if it is empty: then the tare is zero).
     case atOpen(ContactFrame?)
     /// A recording: its first frame, where reading it starts.
@@ -33,18 +35,18 @@ enum TareStart {
 ///
 /// It owns the tracker for the current device, numbers the readings, applies `--max-contacts` and
 /// `--interval` (latest state wins), and hands readings to the output.
-final class ReadingPipeline: FrameConsumer {
+public final class ReadingPipeline: FrameConsumer {
     private let output: any ReadingOutput
     private let settings: ReadingSettings
     private var tracker: WeightTracker
-    private(set) var record: DeviceRecord
+    public private(set) var record: DeviceRecord
     private var sequence = 0
     private var lastWritten: EventTime?
     private var pending: Reading?
     /// `--tare` still to be taken on the first frame (recordings).
     private var tareOnFirstFrame = false
 
-    init(record: DeviceRecord, calibration: Calibration?, settings: ReadingSettings, output: any ReadingOutput) {
+    public init(record: DeviceRecord, calibration: Calibration?, settings: ReadingSettings, output: any ReadingOutput) {
         self.record = record
         self.settings = settings
         self.output = output
@@ -53,7 +55,11 @@ final class ReadingPipeline: FrameConsumer {
 
     /// The tracker every reading command uses for a device: its pressure range, its position scale (a carrier is
     /// recognised within millimetres), the calibration and `--smooth`.
-    static func tracker(for description: DeviceDescription, calibration: Calibration?, smooth: Bool) -> WeightTracker {
+    public static func tracker(
+        for description: DeviceDescription,
+        calibration: Calibration?,
+        smooth: Bool
+    ) -> WeightTracker {
         var configuration = TrackerConfiguration()
         if smooth { configuration.smoothing = .oneEuro() }
         return WeightTracker(
@@ -65,7 +71,7 @@ final class ReadingPipeline: FrameConsumer {
     }
 
     /// Announces the device (the `device` record), then reports what rests on it at open, tared with `--tare`.
-    func start(_ tareStart: TareStart) throws {
+    public func start(_ tareStart: TareStart) throws {
         try output.device(record)
         switch tareStart {
         case .atFirstFrame:
@@ -78,7 +84,7 @@ final class ReadingPipeline: FrameConsumer {
         }
     }
 
-    func consume(_ frame: ContactFrame) throws -> Bool {
+    public func consume(_ frame: ContactFrame) throws -> Bool {
         var reading = tracker.consume(frame)
         if tareOnFirstFrame {
             // `--tare` on a recording: zero what rests on the surface where the recording starts.
@@ -91,7 +97,7 @@ final class ReadingPipeline: FrameConsumer {
     }
 
     /// Re-evaluates stability at device time `now` and flushes a reading held back by `--interval`.
-    func tick(now: EventTime) throws -> Bool {
+    public func tick(now: EventTime) throws -> Bool {
         if let reading = tracker.tick(now: now) {
             try emit(reading)
         }
@@ -108,7 +114,7 @@ final class ReadingPipeline: FrameConsumer {
     /// The end of a recording: deadlines up to its last event are honoured, then the tracker is told the evidence
     /// ended there, and the heaviest holds still pending resolve at their own deadlines (the final frame a live
     /// device would show), with no contact becoming stable after the end.
-    func inputEnded(at time: EventTime) throws -> Bool {
+    public func inputEnded(at time: EventTime) throws -> Bool {
         if try tickDeadlines(through: time) { return true }
         if let reading = tracker.endOfEvidence(at: time) { try emit(reading) }
         // Only holds remain (each move goes to a heavier contact, so they end). A reading --interval holds back is
@@ -122,7 +128,7 @@ final class ReadingPipeline: FrameConsumer {
     }
 
     /// When a contact still settling becomes stable, or a reading held back by `--interval` is due.
-    var nextDeadline: EventTime? {
+    public var nextDeadline: EventTime? {
         let flush =
             pending != nil ? lastWritten.map { EventTime(microseconds: $0.microseconds + settings.interval) } : nil
         switch (tracker.nextStabilityDeadline, flush) {
@@ -133,14 +139,14 @@ final class ReadingPipeline: FrameConsumer {
     }
 
     /// The `t` key: tares the contacts down now and shows the result at once (a resting object sends no events).
-    func tare() throws {
+    public func tare() throws {
         let count = tracker.tare()
         output.status(count == 0 ? "nothing to tare" : "tared")
         try emit(tracker.current)
     }
 
     /// The `k` key: tares the one contact down as a carrier; a refusal is a status, and nothing changes.
-    func tareCarrier() throws {
+    public func tareCarrier() throws {
         do throws(TareError) {
             let id = try tracker.tareCarrier()
             output.status("carrier #\(id) tared: lift it, load it, put it back")
@@ -153,7 +159,7 @@ final class ReadingPipeline: FrameConsumer {
     }
 
     /// The `c` key: removes every tare, the carrier's too.
-    func clearTare() throws {
+    public func clearTare() throws {
         tracker.clearTare()
         output.status("tare cleared")
         try emit(tracker.current)
@@ -172,7 +178,7 @@ final class ReadingPipeline: FrameConsumer {
     }
 
     /// Writes whatever `--interval` held back: the latest state always reaches the output.
-    func flush() throws {
+    public func flush() throws {
         if let pending {
             self.pending = nil
             try write(pending)

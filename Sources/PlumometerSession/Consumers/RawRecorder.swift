@@ -1,16 +1,15 @@
-import PlumometerCore
-import PlumometerLinux
+public import PlumometerCore
 import PlumometerRecording
 
 /// The formats `record` and `stream --record` write.
-enum RecordingFileFormat: String, CaseIterable, Sendable {
+public enum RecordingFileFormat: String, CaseIterable, Sendable {
     /// evemu 1.3: one device a file (`evemu-record`).
     case evemu
     /// `libinput record` YAML, version 1: one or several devices (`libinput record --multiple`).
     case libinput
 
     /// The format a file name asks for: `.yml` and `.yaml` are `libinput record`'s, anything else (and stdout) evemu.
-    static func implied(by path: String?) -> RecordingFileFormat {
+    public static func implied(by path: String?) -> RecordingFileFormat {
         guard let path else { return .evemu }
         let lower = path.lowercased()
         return lower.hasSuffix(".yml") || lower.hasSuffix(".yaml") ? .libinput : .evemu
@@ -25,16 +24,22 @@ enum RecordingFileFormat: String, CaseIterable, Sendable {
 /// One device is written as it comes. Several devices (libinput format only) are kept until the end, because
 /// `libinput record`'s file lists each device's events after its description, as `libinput record --multiple`
 /// does; that is why several devices need a file, not a pipe.
-final class RawRecorder {
+public final class RawRecorder {
     /// One device recorded: what it said about itself, where it was read, what rested on it at open.
-    struct Device {
-        let description: DeviceDescription
-        let node: String
-        let initialFrame: ContactFrame?
+    public struct Device {
+        public let description: DeviceDescription
+        public let node: String
+        public let initialFrame: ContactFrame?
+
+        public init(description: DeviceDescription, node: String, initialFrame: ContactFrame?) {
+            self.description = description
+            self.node = node
+            self.initialFrame = initialFrame
+        }
     }
 
-    let format: RecordingFileFormat
-    private let sink: FileDescriptorWriter
+    public let format: RecordingFileFormat
+    private let sink: any TextSink
     private var devices: [Device] = []
     /// The time written as the recording's zero (evemu: a microsecond before the first event, as evemu-record).
     private var start: EventTime?
@@ -45,9 +50,9 @@ final class RawRecorder {
     private var framesWritten: [Bool] = []
     private var finished = false
     /// Events recorded so far (the state at open not counted).
-    private(set) var eventCount = 0
+    public private(set) var eventCount = 0
 
-    init(sink: FileDescriptorWriter, format: RecordingFileFormat) {
+    public init(sink: any TextSink, format: RecordingFileFormat) {
         self.sink = sink
         self.format = format
     }
@@ -55,7 +60,7 @@ final class RawRecorder {
     private var streaming: Bool { devices.count == 1 }
 
     /// Starts the recording of `devices`: writes the head of the file when the events can follow as they come.
-    func begin(_ devices: [Device]) throws {
+    public func begin(_ devices: [Device]) throws {
         precondition(format == .libinput || devices.count == 1, "evemu holds one device")
         self.devices = devices
         pending = Array(repeating: [], count: devices.count)
@@ -73,7 +78,7 @@ final class RawRecorder {
     }
 
     /// Records what device `index` read.
-    func record(_ inputs: [DeviceInput], device index: Int) throws {
+    public func record(_ inputs: [DeviceInput], device index: Int) throws {
         guard !finished else { return }
         let events = inputs.compactMap(\.recordedEvent)
         guard let first = events.first else { return }
@@ -83,7 +88,7 @@ final class RawRecorder {
     }
 
     /// Ends the recording: what is still pending, and (several devices) the whole file.
-    func finish(at time: EventTime? = nil) throws {
+    public func finish(at time: EventTime? = nil) throws {
         guard !finished else { return }
         if start == nil, let time = time ?? devices.compactMap({ $0.initialFrame?.time }).min() {
             try startAt(time)
@@ -112,7 +117,7 @@ final class RawRecorder {
         start = format == .evemu ? EvemuWriter.start(forFirstEventAt: time) : time
         for (index, device) in devices.enumerated() {
             guard let initial = device.initialFrame else { continue }
-            try add(RecordCommand.initialEvents(initial, description: device.description, at: time), device: index)
+            try add(Self.initialEvents(initial, description: device.description, at: time), device: index)
         }
     }
 
@@ -151,5 +156,41 @@ final class RawRecorder {
         } else {
             buffered[index] += text
         }
+    }
+
+    /// Events that recreate `frame` on a device like `description`: per contact its slot, tracking id,
+    /// position and pressure, then the touch key and a `SYN_REPORT`.
+    public static func initialEvents(
+        _ frame: ContactFrame,
+        description: DeviceDescription,
+        at time: EventTime
+    ) -> [RawEvent] {
+        var events: [RawEvent] = []
+        let slotted = description.contactProtocol == .multitouchSlots
+        func add(_ axis: AbsoluteAxis, _ value: Int32?) {
+            if let value, description.hasAxis(axis) { events.append(.abs(axis, value, at: time)) }
+        }
+        for contact in frame.contacts {
+            switch description.contactProtocol {
+            case .multitouchSlots, .multitouchAnonymous:
+                if slotted, let slot = contact.slot { add(.mtSlot, Int32(slot)) }
+                if slotted { add(.mtTrackingID, Int32(truncatingIfNeeded: contact.id)) }
+                add(.mtPositionX, contact.x)
+                add(.mtPositionY, contact.y)
+                add(.mtPressure, contact.pressure)
+                add(.mtTouchMajor, contact.touchMajor)
+                add(.mtTouchMinor, contact.touchMinor)
+                if !slotted { events.append(.syn(.mtReport, at: time)) }
+            case .singleTouch:
+                add(.x, contact.x)
+                add(.y, contact.y)
+                add(.pressure, contact.pressure)
+            }
+        }
+        if !frame.contacts.isEmpty, description.hasKey(.btnTouch) {
+            events.append(.key(.btnTouch, 1, at: time))
+        }
+        events.append(.syn(.report, at: time))
+        return events
     }
 }

@@ -1,47 +1,46 @@
-import PlumometerCore
-import PlumometerLinux
+public import PlumometerCore
 
-/// `CLOCK_MONOTONIC`, the clock evdev devices stamp events with once asked to.
-enum MonotonicClock {
+/// `CLOCK_MONOTONIC` through the runtime's ``Clocks``: the clock evdev devices stamp events with once asked to.
+public enum MonotonicClock {
     /// Now, in microseconds.
-    static func now() -> EventTime { EventTime(microseconds: Clock.monotonicMicroseconds()) }
+    public static func now() -> EventTime { Runtime.current.clocks.monotonic() }
 
     /// `CLOCK_REALTIME`: the clock evdev stamps events with by default.
-    static func realtime() -> EventTime { EventTime(microseconds: Clock.realtimeMicroseconds()) }
+    public static func realtime() -> EventTime { Runtime.current.clocks.realtime() }
 
-    /// Microseconds the process has spent stopped by Ctrl-Z (``Driver`` adds each stop). Only the poll loop's
-    /// thread reads and writes it.
-    nonisolated(unsafe) private(set) static var stoppedMicroseconds: Int64 = 0
+    /// Microseconds the process has spent stopped by Ctrl-Z (the loop adds each stop). Only the loop's thread
+    /// reads and writes it.
+    public nonisolated(unsafe) private(set) static var stoppedMicroseconds: Int64 = 0
 
     /// Counts a stop that lasted `microseconds` (from just before the SIGSTOP to just after the continue).
-    static func addStopped(_ microseconds: Int64) { stoppedMicroseconds += max(0, microseconds) }
+    public static func addStopped(_ microseconds: Int64) { stoppedMicroseconds += max(0, microseconds) }
 
     /// Now, less the time spent stopped: the clock a paced replay plays by, so that after Ctrl-Z and `fg` the
     /// recording goes on where it was instead of leaping to where it would be by now.
-    static func playbackNow() -> EventTime { EventTime(microseconds: now().microseconds - stoppedMicroseconds) }
+    public static func playbackNow() -> EventTime { EventTime(microseconds: now().microseconds - stoppedMicroseconds) }
 }
 
 /// Maps "now" onto a device's event clock, so stability can be re-evaluated while no events arrive.
 ///
 /// Devices normally stamp events with `CLOCK_MONOTONIC`; when that could not be set (umockdev, or a recording),
 /// the device time is extrapolated from the last event seen.
-struct DeviceClock {
-    let deviceUsesMonotonic: Bool
+public struct DeviceClock {
+    public let deviceUsesMonotonic: Bool
     private var lastEvent: EventTime?
     private var lastEventSeenAt = MonotonicClock.now()
 
-    init(deviceUsesMonotonic: Bool) {
+    public init(deviceUsesMonotonic: Bool) {
         self.deviceUsesMonotonic = deviceUsesMonotonic
     }
 
-    mutating func observed(_ time: EventTime) {
+    public mutating func observed(_ time: EventTime) {
         lastEvent = time
         lastEventSeenAt = MonotonicClock.now()
     }
 
     /// The device's idea of now: its clock when that is known to be `CLOCK_MONOTONIC`, else extrapolated from the
     /// last event seen, else `CLOCK_REALTIME`, the clock evdev uses unless asked otherwise.
-    func now() -> EventTime {
+    public func now() -> EventTime {
         let monotonic = MonotonicClock.now()
         if deviceUsesMonotonic { return monotonic }
         guard let lastEvent else { return MonotonicClock.realtime() }

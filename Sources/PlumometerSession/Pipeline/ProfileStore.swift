@@ -1,18 +1,17 @@
-import PlumometerCore
-import PlumometerLinux
+public import PlumometerCore
 import PlumometerOutput
 
 /// A calibration profile found for a device: the fit, the file it came from and when it was made.
-struct Profile {
+public struct Profile {
     /// The fit of grams against pressure.
-    let calibration: Calibration
+    public let calibration: Calibration
     /// The file the profile was read from.
-    let path: String
+    public let path: String
     /// When the profile was made (`2026-12-01T10:02:03Z`), nil for a profile saved before dates were kept.
-    let made: String?
+    public let made: String?
 
     /// `made 2026-12-01T10:02:03Z`, or `date made unknown`.
-    var madeText: String { made.map { "made \($0)" } ?? "date made unknown" }
+    public var madeText: String { made.map { "made \($0)" } ?? "date made unknown" }
 }
 
 /// Calibration profiles on disk: JSON under `$XDG_CONFIG_HOME/plumometer/` (default `~/.config/plumometer/`),
@@ -21,21 +20,21 @@ struct Profile {
 /// A profile changes every gram a device reads, so it is never applied silently: whoever applies one says so on
 /// stderr (``announce(_:)``), and the outputs name it (the `device` record's `profile`, the text header, the live
 /// view's device line). A profile is a ``Calibration`` plus a `made` date (ISO 8601, UTC) kept beside its keys.
-enum ProfileStore {
+public enum ProfileStore {
     /// The key of the date a profile was made, beside the calibration's own keys.
-    static let madeKey = "made"
+    public static let madeKey = "made"
 
     /// The directory profiles live in.
-    static var directory: String {
-        if let base = FileSystem.environment("XDG_CONFIG_HOME"), base.hasPrefix("/") {
+    public static var directory: String {
+        if let base = Runtime.current.files.environment("XDG_CONFIG_HOME"), base.hasPrefix("/") {
             return base + "/plumometer"
         }
-        let home = FileSystem.homeDirectory
+        let home = Runtime.current.files.homeDirectory
         return home + "/.config/plumometer"
     }
 
     /// `05-05ac-0265-apple-inc-magic-trackpad.json`: readable, and unique per identity.
-    static func fileName(for identity: DeviceIdentity) -> String {
+    public static func fileName(for identity: DeviceIdentity) -> String {
         let hex = { (value: UInt16) -> String in
             let text = String(value, radix: 16)
             return String(repeating: "0", count: max(0, 4 - text.count)) + text
@@ -53,20 +52,20 @@ enum ProfileStore {
     }
 
     /// Where the profile of a device identity is saved and looked for.
-    static func defaultPath(for identity: DeviceIdentity) -> String {
+    public static func defaultPath(for identity: DeviceIdentity) -> String {
         directory + "/" + fileName(for: identity)
     }
 
     /// The largest profile read: one holds a few hundred bytes.
-    static let maximumProfileSize = 1 << 20
+    public static let maximumProfileSize = 1 << 20
 
     /// Loads a profile file; decoding refuses a fit that ``Calibration/validate()`` refuses.
     /// - Throws: ``CLIError`` naming the file when it cannot be read or is not a usable profile.
-    static func load(path: String) throws -> Profile {
+    public static func load(path: String) throws -> Profile {
         let data: [UInt8]
         do {
-            data = try Files.readSmall(path, limit: maximumProfileSize)
-        } catch let error as SmallFileError {
+            data = try Runtime.current.files.readSmall(path, limit: maximumProfileSize)
+        } catch let error as FileRefusal {
             throw CLIError.runtime("cannot read profile: \(error.description).")
         } catch {
             throw CLIError.runtime(
@@ -86,7 +85,7 @@ enum ProfileStore {
     /// The profile for a device: `--profile FILE` if given (refused when it does not apply), nothing with
     /// `--no-profile`, else the saved profile for the device's identity (ignored with a note when it is damaged or
     /// does not apply), else nil. A profile found is announced on stderr.
-    static func profile(
+    public static func profile(
         for description: DeviceDescription,
         explicitPath: String?,
         ignoreSaved: Bool = false
@@ -104,7 +103,7 @@ enum ProfileStore {
         }
         if ignoreSaved { return nil }
         let path = defaultPath(for: description.identity)
-        guard FileSystem.exists(path) else { return nil }
+        guard Runtime.current.files.exists(path) else { return nil }
         // A saved profile the user did not name must not stop a background reader: say so, and read without it.
         let profile: Profile
         do {
@@ -124,7 +123,7 @@ enum ProfileStore {
     }
 
     /// Says on stderr that a profile changes grams: which file, and when it was made.
-    static func announce(_ profile: Profile) {
+    public static func announce(_ profile: Profile) {
         Diagnostics.note(
             "grams from the calibration profile \(profile.path) (\(profile.madeText)"
                 + (profile.calibration.measuresContactArea
@@ -135,15 +134,15 @@ enum ProfileStore {
 
     /// Saves `calibration` to `path` (creating plumometer's own directory), atomically, with the date it was made
     /// (ISO 8601, UTC; now, from the system clock, unless given).
-    static func save(_ calibration: Calibration, to path: String, made: String? = nil) throws {
+    public static func save(_ calibration: Calibration, to path: String, made: String? = nil) throws {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         do {
             // Only plumometer's own directory is created; a path the user names must lead somewhere that exists.
             if directory == Self.directory {
-                try FileSystem.createDirectories(directory)
+                try Runtime.current.files.createDirectories(directory)
             }
-            let made = made ?? UTCTime.iso8601(microseconds: Clock.realtimeMicroseconds(), fractionDigits: 0)
-            try FileSystem.replaceAtomically(path, with: try calibration.jsonText(made: made))
+            let made = made ?? UTCTime.iso8601(microseconds: MonotonicClock.realtime().microseconds, fractionDigits: 0)
+            try Runtime.current.files.replaceAtomically(path, with: try calibration.jsonText(made: made))
         } catch {
             throw CLIError.runtime(
                 "cannot save profile to \(path): \(describe(error)). Choose another place with --output."
@@ -153,10 +152,7 @@ enum ProfileStore {
 
     private static func describe(_ error: any Error) -> String {
         if let error = error as? CalibrationJSONError { return error.description }
-        if let error = error as? OutputError { return "\(error.function): \(error.errnoText)" }
-        if let error = error as? NotAFileError {
-            return "it is \(error.kind), and plumometer replaces only regular files"
-        }
+        if let error = error as? FileRefusal { return error.description }
         return "\(error)"
     }
 }

@@ -1,0 +1,162 @@
+import PlumometerCore
+import PlumometerLinux
+import PlumometerOutput
+import PlumometerSession
+
+/// Where and how a reading command writes its lines: the sink (standard output, or `stream -o FILE`), a frame
+/// limit (`stream --count`) and the clock of the times (`--timestamps`).
+struct OutputSettings {
+    /// `stream -o FILE`: lines are appended there (nil or `-`: standard output).
+    var file: String?
+    /// Frames after the N-th are not written (``FrameLimitOutput``).
+    var frameLimit: Int?
+    /// `--timestamps wall`: times are Unix seconds, the kernel's time plus the offset measured at open.
+    var wallTimestamps = false
+}
+
+/// Picks the output for `--format`: the live view on a terminal unless a format is given, JSON Lines otherwise.
+enum OutputChoice {
+    /// The output, and the live view when that is what was chosen (it needs the keyboard).
+    ///
+    /// With `latestStateWins` (live devices), line formats are written from a thread of their own so a slow
+    /// consumer never stalls reading; a replay instead waits for its consumer and loses nothing.
+    ///
+    /// With `settings.summary`, the output is wrapped in a ``SummaryOutput`` that writes the session's summary at
+    /// the end; `settings.view` is the live view's first view.
+    static func make(
+        format: OutputFormat?,
+        settings: ReadingSettings,
+        latestStateWins: Bool = false,
+        sink: any TextSink,
+        wallTimestamps wall: Bool
+    ) -> (output: any ReadingOutput, live: LiveView?) {
+        let unit = settings.unit
+        // A console that is no descriptor (a test's) takes lines only: no terminal, no writer thread.
+        let descriptor = sink as? FileDescriptorWriter
+        let writer: LatestStateWriter? = latestStateWins ? descriptor.map { LatestStateWriter(sink: $0) } : nil
+        let lineSink: any LineSink
+        if let writer {
+            lineSink = writer
+        } else if let descriptor {
+            lineSink = descriptor
+        } else {
+            lineSink = TextLineSink(sink)
+        }
+        let made: (output: any ReadingOutput, live: LiveView?)
+        let destination: SummaryOutput.Destination
+        switch format ?? (descriptor?.isTerminal == true ? .live : .jsonl) {
+        case .live:
+            guard let sink = descriptor else { fallthrough }
+            let view = LiveView(
+                sink: sink,
+                colour: Terminal.colourAllowed(on: sink.fileDescriptor),
+                unit: unit,
+                view: settings.view
+            ) {
+                Terminal.size(of: sink.fileDescriptor)
+            }
+            (made, destination) = ((view, view), .standardError)
+        case .jsonl:
+            (made, destination) = (
+                (LineOutput(formatter: JSONLinesFormatter(), sink: lineSink, wallTimestamps: wall), nil), .jsonLines
+            )
+        case .text:
+            (made, destination) = (
+                (LineOutput(formatter: TextFormatter(unit: unit), sink: lineSink, wallTimestamps: wall), nil), .text
+            )
+        case .csv:
+            (made, destination) = (
+                (LineOutput(formatter: CSVFormatter(), sink: lineSink, wallTimestamps: wall), nil), .csv
+            )
+        }
+        guard settings.summary else { return made }
+        let summary = SummaryOutput(wrapping: made.output, destination: destination, unit: unit) {
+            writer?.skipped ?? 0
+        }
+        return (summary, made.live)
+    }
+}
+
+/// The session of a command that writes readings (stream, replay, demo): the output `--format` chose (the live
+/// view on a terminal), and on the bridge's loop the live view's keys, its resize and job control, and a stalled
+/// `-o FIFO` that still hears a stop. Everything else is the pure ``Session``'s, in the runtime's loop (an
+/// embedded one in tests, where the lines go to the runtime's console).
+final class ReadingRun {
+    let session: Session
+    /// The bridge's loop, when the runtime's is it (not in a test's embedded runtime).
+    let driver: Driver?
+    private let live: LiveView?
+    private let latestStateWins: Bool
+    private var keyboard: RawKeyboard?
+    private var keysAttached = false
+    /// False when standard input is not the user's to press keys on (a replay reading a recording typed or piped
+    /// there): the terminal is then left as it is, not put in raw mode.
+    var keysAllowed = true
+
+    /// Starts a run.
+    /// - Parameters:
+    ///   - settings: what shapes the readings.
+    ///   - format: `--format`, or nil for the live view on a terminal and JSON Lines elsewhere.
+    ///   - latestStateWins: a live device: lines are written from a thread of their own, so a stalled stdout
+    ///     never stops reading (a recording waits for its consumer instead and loses nothing).
+    ///   - outputSettings: where lines go (stdout, `-o FILE`), `--count`, `--timestamps`.
+    /// - Throws: when `-o FILE` or the poll loop cannot be set up.
+    init(
+        settings: ReadingSettings,
+        format: OutputFormat?,
+        latestStateWins: Bool,
+        outputSettings: OutputSettings = OutputSettings()
+    ) throws {
+        // The loop blocks SIGINT/SIGTERM/SIGHUP for this thread and reads them from a signalfd; it must exist before
+        // any other thread (the stdout writer), which then inherits the blocked mask. A thread that did not would
+        // take the default action for a SIGTERM: death mid-line.
+        let file = try outputSettings.file.map { path throws(OutputError) in
+            path == "-" ? FileDescriptorWriter.standardOutput() : try FileDescriptorWriter.append(path)
+        }
+        // The system's loop is a Driver that also ends the run once the reader of a piped stdout has gone.
+        let loop = try Runtime.current.makeLoop()
+        driver = loop as? Driver
+        let sink: any TextSink = file ?? Runtime.current.console.standardOutput
+        let (chosen, live) = OutputChoice.make(
+            format: format,
+            settings: settings,
+            latestStateWins: latestStateWins,
+            sink: sink,
+            wallTimestamps: outputSettings.wallTimestamps
+        )
+        self.live = live
+        let output = outputSettings.frameLimit.map { FrameLimitOutput(chosen, limit: $0) } ?? chosen
+        if let descriptor = sink as? FileDescriptorWriter {
+            // `>> log`: a line an earlier run left cut stays on its own, and this run's first record starts a line.
+            try descriptor.startOnNewLineIfAppending()
+            // `-o FIFO` stalled by its reader still hears SIGINT/SIGTERM between lines, as stdout does.
+            if let driver, descriptor !== FileDescriptorWriter.standardOutput(), descriptor.isPipe {
+                descriptor.interruptDescriptor = driver.loop.signalFileDescriptor
+            }
+        }
+        self.latestStateWins = latestStateWins
+        session = try Session(output: output, settings: settings, loop: loop)
+        session.onBegin = { [unowned self] kind in self.attachKeys(holdAtEnd: kind == .recording) }
+    }
+
+    /// Attaches the live view's keys and resize redraws (once); the keys act on the current pipeline.
+    /// - Parameter holdAtEnd: a recording: its last frame stays on screen at its end until `q`.
+    func attachKeys(holdAtEnd: Bool = false) {
+        guard !keysAttached, keysAllowed, let driver else { return }
+        keysAttached = true
+        keyboard = LiveKeys.attach(
+            live,
+            to: driver,
+            holdAtEnd: holdAtEnd,
+            pipeline: { [unowned self] in self.session.pipeline }
+        )
+    }
+
+    /// Restores the keyboard and the terminal. On an error path a live session first writes what it read, so it
+    /// reaches stdout before the error is reported.
+    func end() {
+        keyboard?.restore()
+        if latestStateWins && !session.finished { try? session.output?.finish() }
+        live?.restoreTerminal()
+    }
+}

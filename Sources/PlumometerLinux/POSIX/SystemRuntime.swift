@@ -1,0 +1,93 @@
+import PlumometerCore
+public import PlumometerSession
+
+extension Runtime {
+    /// The real runtime: the poll loop with its signalfd (``Driver``, which also ends a run once the reader of a
+    /// piped stdout has gone), standard output and standard error, the system clocks and the file system.
+    public static func system() -> Runtime {
+        Runtime(console: SystemConsole(), clocks: SystemClocks(), files: SystemFiles()) {
+            let driver = try Driver()
+            driver.stopWhenOutputCloses()
+            return driver
+        }
+    }
+}
+
+/// Standard output and standard error as whole-line writers.
+final class SystemConsole: Console {
+    var standardOutput: any TextSink { FileDescriptorWriter.standardOutput() }
+
+    func writeError(_ text: String) {
+        // A failing stderr has nowhere to be reported.
+        try? FileDescriptorWriter.standardError.write(text)
+    }
+
+    var errorIsTerminal: Bool { FileDescriptorWriter.standardError.isTerminal }
+}
+
+/// `CLOCK_MONOTONIC` and `CLOCK_REALTIME`.
+final class SystemClocks: Clocks {
+    func monotonic() -> EventTime { EventTime(microseconds: Clock.monotonicMicroseconds()) }
+    func realtime() -> EventTime { EventTime(microseconds: Clock.realtimeMicroseconds()) }
+}
+
+/// The file system through ``Files``, ``FileSystem`` and ``InputFile``; their errors name the path and the fix.
+final class SystemFiles: FileAccess {
+    func environment(_ name: String) -> String? { FileSystem.environment(name) }
+    var homeDirectory: String { FileSystem.homeDirectory }
+    func exists(_ path: String) -> Bool { FileSystem.exists(path) }
+    func isReadableFile(_ path: String) -> Bool { FileSystem.isReadableFile(path) }
+    func isFIFO(_ path: String) -> Bool { FileSystem.isFIFO(path) }
+    func read(_ path: String) throws -> [UInt8] { try Files.read(path) }
+
+    func readSmall(_ path: String, limit: Int) throws -> [UInt8] {
+        do {
+            return try Files.readSmall(path, limit: limit)
+        } catch let error as SmallFileError {
+            throw FileRefusal(error.description)
+        }
+    }
+
+    func write(_ text: String, to path: String) throws { try Files.write(text, to: path) }
+
+    func createDirectories(_ path: String) throws {
+        do throws(OutputError) {
+            try FileSystem.createDirectories(path)
+        } catch {
+            throw FileRefusal("\(error.function): \(error.errnoText)")
+        }
+    }
+
+    func replaceAtomically(_ path: String, with text: String) throws {
+        do {
+            try FileSystem.replaceAtomically(path, with: text)
+        } catch let error as OutputError {
+            throw FileRefusal("\(error.function): \(error.errnoText)")
+        } catch let error as NotAFileError {
+            throw FileRefusal("it is \(error.kind), and plumometer replaces only regular files")
+        }
+    }
+
+    func openInput(_ path: String) throws -> any ByteInput { ArrivingBytes(try InputFile(path: path)) }
+    func createOutput(_ path: String) throws -> any TextSink { try FileDescriptorWriter.create(path) }
+}
+
+/// An ``InputFile`` as the session's ``ByteInput``.
+final class ArrivingBytes: ByteInput {
+    private let file: InputFile
+
+    init(_ file: InputFile) { self.file = file }
+
+    var name: String { file.name }
+    var fileDescriptor: Int32 { file.fileDescriptor }
+    var isTerminal: Bool { file.isTerminal }
+    func peek(_ count: Int) -> [UInt8]? { file.peek(count) }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> ByteRead {
+        switch try file.read(into: buffer) {
+        case .bytes(let count): .bytes(count)
+        case .wouldBlock: .wouldBlock
+        case .end: .end
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// The loop a session runs in: it waits for watched descriptors, signals and timeouts, and calls the session's work
+/// before every wait. The bridge's `Driver` is the real one (poll with a signalfd); the test kit's
+/// `EmbeddedEventLoop` runs the same work in-process, with readiness and signals made by the test.
+///
+/// Handlers and work run on the loop's thread, one at a time. An error thrown by a handler or by the work stops the
+/// run and is rethrown by ``run(_:)``; the first one wins.
+public protocol EventLoop: AnyObject {
+    /// Calls `handler` whenever `descriptor` is ready to read (or hung up), until ``unwatch(_:)``.
+    /// - Returns: the token that ends the watch.
+    @discardableResult
+    func watch(_ descriptor: Int32, _ handler: @escaping () throws -> Void) -> Int
+    /// Ends a watch; unknown tokens are ignored.
+    func unwatch(_ token: Int)
+    /// Ends the run normally, after the handler or work that asked.
+    func finish()
+    /// Runs until `work` says ``Due/finished``, ``finish()``, a stop signal (SIGINT, SIGTERM) or an error, calling
+    /// `work` before every wait; it says how long the loop may sleep.
+    func run(_ work: @escaping () throws -> Due) throws
+    /// Whether a stop signal ended the last run (a stop like a normal end: exit status 0).
+    var stoppedBySignal: Bool { get }
+}
+
+/// When a session's timed work is next needed: within so many microseconds of now (nil: only once something
+/// happens, a device event, a key, a signal), or never again, because the run is over.
+public enum Due: Equatable, Sendable {
+    case within(Int64?)
+    case finished
+
+    /// Nothing is due until something happens.
+    public static let idle = Due.within(nil)
+
+    /// The sooner of two: finished wins, then the shorter wait.
+    public func sooner(_ other: Due) -> Due {
+        switch (self, other) {
+        case (.finished, _), (_, .finished): .finished
+        case (.within(let a?), .within(let b?)): .within(Swift.min(a, b))
+        case (.within(let a?), .within(nil)): .within(a)
+        case (.within(nil), .within(let b)): .within(b)
+        }
+    }
+}

@@ -1,0 +1,190 @@
+public import PlumometerCore
+
+/// What a session needs from the process, behind seams so that everything above them is pure: the event loop it
+/// runs in, the console it writes to, the clocks it reads and the files it opens.
+///
+/// The tool's entry installs the real ones (the bridge's `Runtime.system()`: poll with a signalfd, stdout and stderr,
+/// `CLOCK_MONOTONIC`, the file system) before any command runs; tests install the test kit's (an embedded loop, a
+/// capturing console, set clocks). Until then, ``current`` is ``detached``: it writes nothing and opens nothing.
+public struct Runtime {
+    /// Standard output and standard error.
+    public var console: any Console
+    /// Now, on the clocks sessions read.
+    public var clocks: any Clocks
+    /// The files commands read and write (profiles, recordings, outputs) and the environment.
+    public var files: any FileAccess
+    /// Makes the loop of one run.
+    public var makeLoop: () throws -> any EventLoop
+
+    public init(
+        console: any Console,
+        clocks: any Clocks,
+        files: any FileAccess,
+        makeLoop: @escaping () throws -> any EventLoop
+    ) {
+        self.console = console
+        self.clocks = clocks
+        self.files = files
+        self.makeLoop = makeLoop
+    }
+
+    /// The process's runtime. Set once by the entry point (or a test) on the main thread, before any session.
+    public nonisolated(unsafe) static var current = Runtime.detached
+
+    /// A runtime with nothing behind it: no console output, clocks at zero, no files, no loop.
+    public static var detached: Runtime {
+        Runtime(console: DetachedConsole(), clocks: FixedClocks(), files: NoFiles()) {
+            throw CLIError.runtime("no event loop is installed (Runtime.current is detached)")
+        }
+    }
+}
+
+/// Standard output and standard error, as sessions use them.
+public protocol Console: AnyObject {
+    /// Standard output: the readings, the answers, the documents asked for.
+    var standardOutput: any TextSink { get }
+    /// Writes `text` on standard error; a failing stderr has nowhere to be reported, so nothing is thrown.
+    func writeError(_ text: String)
+    /// Whether standard error is a terminal (a progress line is redrawn in place there).
+    var errorIsTerminal: Bool { get }
+}
+
+/// Standard output, the runtime console's: the readings, the answers, the documents asked for.
+public enum StandardOutput {
+    /// Writes whole lines on standard output.
+    public static func write(_ text: String) throws {
+        try Runtime.current.console.standardOutput.write(text)
+    }
+}
+
+/// Somewhere whole lines of text go: standard output, a file, a FIFO.
+public protocol TextSink: AnyObject {
+    /// Writes `text` (whole lines) completely, or throws naming the sink.
+    func write(_ text: String) throws
+}
+
+/// The clocks a session reads. Event times (``EventTime``) are microseconds.
+public protocol Clocks: AnyObject {
+    /// `CLOCK_MONOTONIC`: the clock evdev devices stamp events with once asked to, and every timeout's.
+    func monotonic() -> EventTime
+    /// `CLOCK_REALTIME`: the clock evdev stamps events with by default, and the calendar's.
+    func realtime() -> EventTime
+}
+
+/// The files commands read and write, and the environment they look at.
+public protocol FileAccess: AnyObject {
+    /// The value of an environment variable, or nil.
+    func environment(_ name: String) -> String?
+    /// The user's home directory.
+    var homeDirectory: String { get }
+    /// Whether anything exists at `path`.
+    func exists(_ path: String) -> Bool
+    /// Whether `path` is a regular file this process may read.
+    func isReadableFile(_ path: String) -> Bool
+    /// Whether `path` is a FIFO.
+    func isFIFO(_ path: String) -> Bool
+    /// The file at `path` read whole.
+    func read(_ path: String) throws -> [UInt8]
+    /// A regular file of at most `limit` bytes, read whole.
+    /// - Throws: ``FileRefusal`` for what is not such a file (too large, a FIFO, a device), another error naming the
+    ///   path when it cannot be opened at all.
+    func readSmall(_ path: String, limit: Int) throws -> [UInt8]
+    /// Writes `text` to a new file at `path` (never over a device, a FIFO's reader excepted).
+    func write(_ text: String, to path: String) throws
+    /// Makes `path` and its parents as directories.
+    /// - Throws: ``FileRefusal`` saying which call failed and why.
+    func createDirectories(_ path: String) throws
+    /// Replaces the regular file at `path` with `text` at once (written beside it, then renamed).
+    /// - Throws: ``FileRefusal`` saying which call failed and why, or that `path` is no regular file.
+    func replaceAtomically(_ path: String, with text: String) throws
+    /// Opens `path` (`-`: standard input) to be read as it arrives, without blocking.
+    func openInput(_ path: String) throws -> any ByteInput
+    /// Creates the file at `path` for output, refusing one that exists.
+    func createOutput(_ path: String) throws -> any TextSink
+}
+
+/// Why a small file was not read: it is too large, or no regular file; ``description`` says which and what to do.
+public struct FileRefusal: Error, CustomStringConvertible, Sendable {
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
+}
+
+/// Bytes that arrive: a file, standard input, a FIFO, a pipe, or bytes in memory.
+public protocol ByteInput: AnyObject {
+    /// The name messages use (the path, or `-`).
+    var name: String { get }
+    /// The descriptor to wait on while ``read(into:)`` says ``ByteRead/wouldBlock`` (-1 when it never does).
+    var fileDescriptor: Int32 { get }
+    /// Whether it is a terminal (a recording typed at the prompt).
+    var isTerminal: Bool { get }
+    /// Reads what is there into `buffer`, never blocking.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> ByteRead
+    /// Up to `count` bytes of the head of a regular file, without consuming them; nil for anything else.
+    func peek(_ count: Int) -> [UInt8]?
+}
+
+/// What one read of a ``ByteInput`` gave.
+public enum ByteRead: Equatable, Sendable {
+    /// So many bytes (more than zero).
+    case bytes(Int)
+    /// Nothing yet: wait for the descriptor.
+    case wouldBlock
+    /// The end.
+    case end
+}
+
+/// Bytes in memory as a ``ByteInput`` (the bundled demo, tests): read in chunks like a file, never waiting.
+public final class MemoryInput: ByteInput {
+    public let name: String
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    public init(_ bytes: [UInt8], name: String) {
+        self.bytes = bytes
+        self.name = name
+    }
+
+    public var fileDescriptor: Int32 { -1 }
+    public var isTerminal: Bool { false }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> ByteRead {
+        guard offset < bytes.count else { return .end }
+        let count = Swift.min(buffer.count, bytes.count - offset)
+        bytes.withUnsafeBytes { source in
+            buffer.baseAddress!.copyMemory(from: source.baseAddress! + offset, byteCount: count)
+        }
+        offset += count
+        return .bytes(count)
+    }
+
+    public func peek(_ count: Int) -> [UInt8]? { Array(bytes.prefix(count)) }
+}
+
+private final class DetachedConsole: Console, TextSink {
+    var standardOutput: any TextSink { self }
+    func write(_ text: String) throws {}
+    func writeError(_ text: String) {}
+    var errorIsTerminal: Bool { false }
+}
+
+private final class FixedClocks: Clocks {
+    func monotonic() -> EventTime { .zero }
+    func realtime() -> EventTime { .zero }
+}
+
+private final class NoFiles: FileAccess {
+    private func refuse(_ path: String) -> CLIError { CLIError.runtime("\(path): no file system is installed") }
+    func environment(_ name: String) -> String? { nil }
+    var homeDirectory: String { "/" }
+    func exists(_ path: String) -> Bool { false }
+    func isReadableFile(_ path: String) -> Bool { false }
+    func isFIFO(_ path: String) -> Bool { false }
+    func read(_ path: String) throws -> [UInt8] { throw refuse(path) }
+    func readSmall(_ path: String, limit: Int) throws -> [UInt8] { throw refuse(path) }
+    func write(_ text: String, to path: String) throws { throw refuse(path) }
+    func createDirectories(_ path: String) throws { throw refuse(path) }
+    func replaceAtomically(_ path: String, with text: String) throws { throw refuse(path) }
+    func openInput(_ path: String) throws -> any ByteInput { throw refuse(path) }
+    func createOutput(_ path: String) throws -> any TextSink { throw refuse(path) }
+}

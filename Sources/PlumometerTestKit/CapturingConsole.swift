@@ -1,0 +1,100 @@
+public import PlumometerSession
+
+/// A console that keeps what is written: standard output and standard error as text, for assertions (as swiftly's
+/// tests swap in an output handler).
+public final class CapturingConsole: Console {
+    private final class Capture: TextSink {
+        var text = ""
+        func write(_ text: String) throws { self.text += text }
+    }
+
+    private let output = Capture()
+    /// Standard error, as written.
+    public private(set) var errors = ""
+    public var errorIsTerminal = false
+
+    public init() {}
+
+    public var standardOutput: any TextSink { output }
+    public func writeError(_ text: String) { errors += text }
+
+    /// Standard output, as written.
+    public var written: String { output.text }
+
+    /// Standard output's lines.
+    public var lines: [Substring] { written.split(separator: "\n") }
+}
+
+/// Files in memory: a path's bytes, the environment and the home directory are the test's; outputs made here are
+/// files too. Inputs are ``MemoryInput``s, read in chunks like a file.
+public final class MemoryFiles: FileAccess {
+    /// Every file, by path.
+    public var files: [String: [UInt8]]
+    /// The environment.
+    public var variables: [String: String]
+    public var homeDirectory: String
+
+    public init(
+        _ files: [String: [UInt8]] = [:],
+        environment: [String: String] = [:],
+        homeDirectory: String = "/home/plum"
+    ) {
+        self.files = files
+        self.variables = environment
+        self.homeDirectory = homeDirectory
+    }
+
+    private struct Missing: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "cannot read \(path): No such file or directory. Check the file name." }
+    }
+
+    private final class Output: TextSink {
+        let path: String
+        let files: MemoryFiles
+        init(path: String, files: MemoryFiles) {
+            self.path = path
+            self.files = files
+        }
+        func write(_ text: String) throws { files.files[path, default: []] += Array(text.utf8) }
+    }
+
+    public func environment(_ name: String) -> String? { variables[name] }
+    public func exists(_ path: String) -> Bool { files[path] != nil }
+    public func isReadableFile(_ path: String) -> Bool { files[path] != nil }
+    public func isFIFO(_ path: String) -> Bool { false }
+
+    public func read(_ path: String) throws -> [UInt8] {
+        guard let bytes = files[path] else { throw Missing(path: path) }
+        return bytes
+    }
+
+    public func readSmall(_ path: String, limit: Int) throws -> [UInt8] {
+        let bytes = try read(path)
+        guard bytes.count <= limit else { throw FileRefusal("\(path) is larger than \(limit) bytes") }
+        return bytes
+    }
+
+    public func write(_ text: String, to path: String) throws { files[path] = Array(text.utf8) }
+    public func createDirectories(_ path: String) throws {}
+    public func replaceAtomically(_ path: String, with text: String) throws { files[path] = Array(text.utf8) }
+
+    public func openInput(_ path: String) throws -> any ByteInput { MemoryInput(try read(path), name: path) }
+
+    public func createOutput(_ path: String) throws -> any TextSink {
+        files[path] = []
+        return Output(path: path, files: self)
+    }
+}
+
+extension Runtime {
+    /// A runtime for tests: an ``EmbeddedEventLoop`` on ``ManualClocks`` (every session gets `loop`), a
+    /// ``CapturingConsole`` and ``MemoryFiles``.
+    public static func embedded(
+        console: CapturingConsole = CapturingConsole(),
+        files: MemoryFiles = MemoryFiles(),
+        loop: EmbeddedEventLoop = EmbeddedEventLoop(clocks: ManualClocks())
+    ) -> Runtime {
+        Runtime(console: console, clocks: loop.clocks ?? ManualClocks(), files: files) { loop }
+    }
+}

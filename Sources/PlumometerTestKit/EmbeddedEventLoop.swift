@@ -1,0 +1,117 @@
+public import PlumometerCore
+public import PlumometerSession
+
+/// The session's ``EventLoop`` run in-process, with no descriptors, signals or real time: what `poll` would report is
+/// the test's to say. The way swift-nio ships `NIOEmbedded`: sources, consumers and sessions run exactly as in the
+/// poll loop, turn by turn, in milliseconds.
+///
+/// Each turn calls the session's work; when it asks to wait, ``onWait`` sees the timeout it asked for (nil: until
+/// something happens) and may make descriptors ready (``makeReady(_:)``), send a stop signal (``signalStop()``) or
+/// finish. With nothing made ready, a timed wait moves the ``clocks`` on by the timeout, as the time `poll` would
+/// sleep; an untimed wait with nothing ready would sleep for ever, which here is an error (``Hang``), not a hang.
+public final class EmbeddedEventLoop: EventLoop {
+    /// A wait that nothing could end: the real loop would sleep for ever.
+    public struct Hang: Error, CustomStringConvertible {
+        /// The turn it happened on.
+        public var turn: Int
+        public var description: String { "the loop would wait for ever on turn \(turn): nothing is ready, no timeout" }
+    }
+
+    /// More turns than ``maximumTurns``: the work never stops asking for another turn.
+    public struct Spin: Error, CustomStringConvertible {
+        public var turns: Int
+        public var description: String { "the loop turned \(turns) times without ending" }
+    }
+
+    private var watches: [Int: (descriptor: Int32, handler: () throws -> Void)] = [:]
+    private var nextToken = 1
+    private var ready: Set<Int32> = []
+    private var finishing = false
+    /// The clocks a timed wait moves on (nil: time stands still).
+    public let clocks: ManualClocks?
+    /// Called at every wait with the timeout the work asked for, in microseconds (nil: none).
+    public var onWait: (Int64?) -> Void = { _ in }
+    /// The timeouts of every wait so far, in order.
+    public private(set) var waits: [Int64?] = []
+    /// Turns of the last run.
+    public private(set) var turns = 0
+    /// The turns a run may take before it is a ``Spin``.
+    public var maximumTurns = 10_000_000
+    public private(set) var stoppedBySignal = false
+
+    /// A loop whose timed waits move `clocks` on.
+    public init(clocks: ManualClocks? = nil) {
+        self.clocks = clocks
+    }
+
+    @discardableResult
+    public func watch(_ descriptor: Int32, _ handler: @escaping () throws -> Void) -> Int {
+        let token = nextToken
+        nextToken += 1
+        watches[token] = (descriptor, handler)
+        return token
+    }
+
+    public func unwatch(_ token: Int) { watches[token] = nil }
+
+    public func finish() { finishing = true }
+
+    /// The descriptors watched now.
+    public var watchedDescriptors: [Int32] { watches.values.map(\.descriptor).sorted() }
+
+    /// Makes `descriptor` ready for the next dispatch (as `poll` would report it readable).
+    public func makeReady(_ descriptor: Int32) { ready.insert(descriptor) }
+
+    /// A SIGINT or SIGTERM: the run ends after this turn, stopped by a signal.
+    public func signalStop() {
+        stoppedBySignal = true
+        finishing = true
+    }
+
+    public func run(_ work: @escaping () throws -> Due) throws {
+        finishing = false
+        stoppedBySignal = false
+        turns = 0
+        while !finishing {
+            guard case .within(let timeout) = try work(), !finishing else { return }
+            turns += 1
+            if turns > maximumTurns { throw Spin(turns: turns) }
+            waits.append(timeout)
+            onWait(timeout)
+            if finishing { return }
+            if ready.isEmpty {
+                guard let timeout else { throw Hang(turn: turns) }
+                clocks?.advance(by: timeout)
+                continue
+            }
+            let dispatched = ready
+            ready = []
+            for token in watches.keys.sorted() {
+                guard let watch = watches[token], dispatched.contains(watch.descriptor) else { continue }
+                try watch.handler()
+                if finishing { return }
+            }
+        }
+    }
+}
+
+/// Clocks a test sets: monotonic time is ``now``, real time is ``now`` plus ``realtimeOffset``.
+public final class ManualClocks: Clocks {
+    /// The monotonic clock's now.
+    public var now: EventTime
+    /// What `CLOCK_REALTIME` is ahead of `CLOCK_MONOTONIC`.
+    public var realtimeOffset: Int64
+
+    public init(now: EventTime = EventTime(microseconds: 1_000_000), realtimeOffset: Int64 = 1_767_225_600_000_000) {
+        self.now = now
+        self.realtimeOffset = realtimeOffset
+    }
+
+    public func monotonic() -> EventTime { now }
+    public func realtime() -> EventTime { EventTime(microseconds: now.microseconds + realtimeOffset) }
+
+    /// Moves time on by `microseconds` (never back).
+    public func advance(by microseconds: Int64) {
+        now = EventTime(microseconds: now.microseconds + Swift.max(0, microseconds))
+    }
+}
