@@ -185,37 +185,28 @@ enum CalibrateCommand {
             guide = made
             return made
         }
-        // The source, then the consumer, then one run.
+        // A source, the consumer built once the device is known, one run.
         let session = try Session()
-        var source: (any FrameSource)?
-        var live: LiveSource?
-        defer { live?.close() }
-        let descriptionFile = try arguments.recordingDescription(replay: Options.replay)
-        if let file = try arguments.value(of: Options.replay) {
-            let input = try RecordingFile.input(file, selector: nil, description: descriptionFile)
-            // A recording that ends with a weight at rest: the stability window passes (settle).
-            source = RecordingSource(input, pacing: Pacing(speed: nil), loop: session.loop) { device, _ in
-                try begin(device.description)
-            }
-        } else {
-            let device = try LiveSource(path: try DeviceTarget(arguments.value(of: Options.device)).resolve())
-            live = device
-            if let guide = try begin(device.description) {
-                // What rests on the device at open may complete the guide already.
-                if try !(device.initialFrame.map(guide.consume) ?? false) {
-                    device.start(in: session.loop, into: guide)
-                    source = device
-                }
-            }
+        let source = try ConsumerSource(
+            device: arguments.value(of: Options.device),
+            replay: arguments.value(of: Options.replay),
+            description: try arguments.recordingDescription(replay: Options.replay),
+            in: session
+        ) { device in
+            guard let guide = try begin(device.description) else { return nil }
+            // What rests on the device at open may complete the guide already. A recording that ends with a weight
+            // at rest: the stability window passes (settle).
+            return try device.initialFrame.map(guide.consume) == true ? nil : guide
         }
-        if let source { try session.run(source) }
+        defer { source.close() }
+        try source.run(in: session)
         guard let checked else {
             // Stopped while the recording had not yet described its device.
             Diagnostics.note("stopped")
             return
         }
         let (description, range, contactArea) = checked
-        if let failure = (source as? RecordingSource)?.failure { throw failure }
+        if let failure = source.failure { throw failure }
         // Points are everything on the pad; a guided flow's grams are what was added on the carrier, unless the
         // carrier is a known reference itself.
         let basis: CalibrationBasis = points.isEmpty && carrier == nil ? .carrier : .direct

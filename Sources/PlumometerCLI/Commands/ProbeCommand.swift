@@ -67,56 +67,39 @@ enum ProbeCommand {
             configuration.fingerTimeout = Swift.max(timeout, configuration.restDuration)
         }
         let staticOnly = arguments.flag(Options.staticOnly)
-        // The source, then the guided probe (unless --static or a recording without events), then one run.
+        // A source, the guided probe (unless --static, or a recording without events), one run.
+        let replay = try arguments.value(of: Options.replay)
         let session = try Session()
-        var found: (description: DeviceDescription, path: String)?
+        var found: OpenedDevice?
         var probe: GuidedProbe?
-        var source: (any FrameSource)?
-        var live: LiveSource?
-        defer { live?.close() }
-        let descriptionFile = try arguments.recordingDescription(replay: Options.replay)
-        if let file = try arguments.value(of: Options.replay) {
-            let input = try RecordingFile.input(file, selector: nil, description: descriptionFile)
-            source = RecordingSource(input, pacing: Pacing(speed: nil), loop: session.loop) { device, first in
-                found = (device.description, device.node ?? device.description.path)
-                guard !staticOnly else { return nil }
-                guard let first else {
-                    Diagnostics.note("\(file) holds no events: the static part only.")
-                    return nil
-                }
-                let made = GuidedProbe(description: device.description, configuration: configuration)
-                made.begin(at: first.time)
-                probe = made
-                return made
+        let source = try ConsumerSource(
+            device: arguments.value(of: Options.device),
+            replay: replay,
+            description: try arguments.recordingDescription(replay: Options.replay),
+            in: session
+        ) { device in
+            found = device
+            guard !staticOnly else { return nil }
+            guard device.hasEvents else {
+                Diagnostics.note("\(replay ?? device.path) holds no events: the static part only.")
+                return nil
             }
-        } else {
-            let node = try DeviceTarget(arguments.value(of: Options.device)).resolve()
-            let device = try LiveSource(path: node)
-            live = device
-            found = (device.description, node)
-            if !staticOnly {
-                let made = GuidedProbe(description: device.description, configuration: configuration)
-                made.begin(at: device.clock.now())
-                probe = made
-                if try !(device.initialFrame.map(made.consume) ?? false) {
-                    device.start(in: session.loop, into: made)
-                    source = device
-                }
-            }
+            let made = GuidedProbe(description: device.description, configuration: configuration)
+            made.begin(at: device.start)
+            probe = made
+            return try device.initialFrame.map(made.consume) == true ? nil : made
         }
-        if let source { try session.run(source) }
+        defer { source.close() }
+        try source.run(in: session)
         guard let found else {
             // Stopped while the recording had not yet described its device and its first event.
             Diagnostics.note("stopped")
             return
         }
-        if let recorded = source as? RecordingSource {
-            if let failure = recorded.failure { throw failure }
-            if let lastTime = recorded.lastTime { probe?.end(at: lastTime) }
-        } else if let live {
-            probe?.end(at: live.clock.now())
-        }
-        let result = ProbeResult(description: found.description, path: found.path, report: probe?.report)
+        if let failure = source.failure { throw failure }
+        if let end = source.endTime { probe?.end(at: end) }
+        let path = found.kind == .device ? found.path : found.node ?? found.path
+        let result = ProbeResult(description: found.description, path: path, report: probe?.report)
         try StandardOutput.write(format == .json ? ProbeText.json(result) : ProbeText.text(result))
         if let report = result.report, !report.conclusive, !report.notes.isEmpty {
             throw CLIError.runtime(

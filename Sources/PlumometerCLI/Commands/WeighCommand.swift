@@ -99,42 +99,34 @@ enum WeighCommand {
         func weighingOf(_ description: DeviceDescription, _ path: String) throws -> Weighing {
             try Weighing(description, path: path, start: start, wait: wait, profile: (profilePath, ignoreSaved))
         }
-        // The source, then the consumer (built once the device is known), then one run.
+        // A source, the consumer built once the device is known, one run.
         let session = try Session()
         var weighing: Weighing?
-        var source: (any FrameSource)?
-        var live: LiveSource?
-        defer { live?.close() }
-        var deviceTimeout: LimitedSource?
-        if let file = try arguments.value(of: Options.replay) {
-            let input = try RecordingFile.input(file, selector: nil, description: descriptionFile)
-            source = RecordingSource(input, pacing: Pacing(speed: nil), loop: session.loop) { device, first in
-                let made = try weighingOf(device.description, device.description.path)
-                made.beginRecording(at: first?.time ?? .zero, timeout: timeout)
-                weighing = made
-                return made
-            }
-        } else {
-            let device = try LiveSource(path: try DeviceTarget(arguments.value(of: Options.device)).resolve())
-            live = device
+        let source = try ConsumerSource(
+            device: arguments.value(of: Options.device),
+            replay: arguments.value(of: Options.replay),
+            description: descriptionFile,
+            in: session,
+            liveTimeout: timeout
+        ) { device in
             let made = try weighingOf(device.description, device.path)
             weighing = made
-            // What rests on the device at open may be the answer already: then there is nothing to run.
-            if try !made.beginLive(initialFrame: device.initialFrame, timeout: timeout) {
-                device.start(in: session.loop, into: made)
-                let limited = LimitedSource(device, duration: Int64(timeout * 1_000_000))
-                deviceTimeout = limited
-                source = limited
+            guard device.kind == .device else {
+                made.beginRecording(at: device.start, timeout: timeout)
+                return made
             }
+            // What rests on the device at open may be the answer already: then there is nothing to read.
+            return try made.beginLive(initialFrame: device.initialFrame, timeout: timeout) ? nil : made
         }
-        if let source { try session.run(source) }
+        defer { source.close() }
+        try source.run(in: session)
         guard let weighing else {
             // Stopped while the recording had not yet described its device and its first event.
             Diagnostics.note("stopped")
             return
         }
-        if let failure = (source as? RecordingSource)?.failure, weighing.result == nil { throw failure }
-        weighing.ended(timedOut: deviceTimeout?.expired == true, stoppedBySignal: session.stoppedBySignal)
+        if let failure = source.failure, weighing.result == nil { throw failure }
+        weighing.ended(timedOut: source.timedOut, stoppedBySignal: session.stoppedBySignal)
         let path = weighing.path
         let scale = weighing.scale
         guard let reading = weighing.result else {
