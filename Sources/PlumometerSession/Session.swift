@@ -1,4 +1,5 @@
 public import PlumometerCore
+public import PlumometerRecording
 
 /// One run of a command that reads a device, live or recorded: a source (``FrameSource``: a live device, a
 /// recording, the demo) played into a consumer (``FrameConsumer``: the reading pipeline and its output, weigh's
@@ -81,6 +82,31 @@ public final class Session {
         try pipeline.start(tare)
         onBegin(kind)
         return pipeline
+    }
+
+    /// A recording as it arrives (replay, demo, plot), its device begun in this session's pipeline
+    /// (``begin(_:path:at:from:tare:consequence:)``) once it and its first event are known, `--tare` taken on its
+    /// first frame.
+    /// - Parameters:
+    ///   - announce: said once the device is known, before its device record (the demo names it).
+    ///   - consequence: what a missing pressure axis means, ending its refusal.
+    public func recording(
+        _ input: RecordingInput,
+        pacing: Pacing,
+        consequence: String = "it cannot weigh anything",
+        announce: @escaping (StreamedDevice) -> Void = { _ in }
+    ) -> RecordingSource {
+        RecordingSource(input, pacing: pacing, loop: loop) { [unowned self] device, first in
+            announce(device)
+            return try self.begin(
+                device.description,
+                path: device.description.path,
+                at: first?.time ?? .zero,
+                from: .recording,
+                tare: .atFirstFrame,
+                consequence: consequence
+            )
+        }
     }
 
     /// Runs the loop until `source` finishes, its consumer stops, ``EventLoop/finish()``, a stop signal or an

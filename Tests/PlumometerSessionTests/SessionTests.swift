@@ -47,15 +47,7 @@ struct SessionTests {
             let input = try RecordingFile.input("/plums.evemu", selector: nil)
             let output = LineOutput(formatter: JSONLinesFormatter(), sink: TextLineSink(console.standardOutput))
             let session = try Session(output: output, settings: settings)
-            let source = RecordingSource(input, pacing: pacing, loop: session.loop) { device, first in
-                try session.begin(
-                    device.description,
-                    path: device.description.path,
-                    at: first?.time ?? .zero,
-                    from: .recording,
-                    tare: .atFirstFrame
-                )
-            }
+            let source = session.recording(input, pacing: pacing)
             try session.run(source)
             if let failure = source.failure { throw failure }
             return console.lines
@@ -116,10 +108,9 @@ struct SessionTests {
         #expect(scene.loop.watchedDescriptors == [Silent.descriptor])
     }
 
-    /// Weigh's consumer: three plums placed a second apart are one weighing, answered once all rest and no object
-    /// arrived for the settle time; the answer is in grams, heaviest first.
-    @Test func weighingAnswersWithEveryPlumOnceTheSceneSettles() throws {
-        let scene = Scene(Self.recording(Self.threePlums))
+    /// Weighs `/plums.evemu` as `weigh --replay` does: the consumer built once the device and its first event are
+    /// known.
+    static func weigh(start: StartTare, wait: WeighingWait = WeighingWait()) throws -> Weighing? {
         let input = try RecordingFile.input("/plums.evemu", selector: nil)
         let session = try Session()
         var weighing: Weighing?
@@ -127,7 +118,8 @@ struct SessionTests {
             let made = try Weighing(
                 device.description,
                 path: device.description.path,
-                start: StartTare(tare: false, carrier: false),
+                start: start,
+                wait: wait,
                 profile: (nil, false)
             )
             made.beginRecording(at: first?.time ?? .zero, timeout: 30)
@@ -135,7 +127,14 @@ struct SessionTests {
             return made
         }
         try session.run(source)
-        let result = try #require(weighing?.result)
+        return weighing
+    }
+
+    /// Weigh's consumer: three plums placed a second apart are one weighing, answered once all rest and no object
+    /// arrived for the settle time; the answer is in grams, heaviest first.
+    @Test func weighingAnswersWithEveryPlumOnceTheSceneSettles() throws {
+        let scene = Scene(Self.recording(Self.threePlums))
+        let result = try #require(try Self.weigh(start: StartTare(tare: false, carrier: false))?.result)
         #expect(result.contacts.sorted { $0.rank < $1.rank }.map(\.id) == [11, 12, 13])
         #expect(result.totalGrams == 260)
         #expect(result.contacts.allSatisfy { $0.stable })
@@ -145,22 +144,7 @@ struct SessionTests {
     /// `--tare` where reading starts: the first plum is zeroed, and the weighing waits for something else to rest.
     @Test func weighingWithATareAnswersWithWhatCameAfterIt() throws {
         _ = Scene(Self.recording(Self.threePlums))
-        let input = try RecordingFile.input("/plums.evemu", selector: nil)
-        let session = try Session()
-        var weighing: Weighing?
-        let source = RecordingSource(input, pacing: Pacing(speed: nil), loop: session.loop) { device, first in
-            let made = try Weighing(
-                device.description,
-                path: device.description.path,
-                start: StartTare(tare: true, carrier: false),
-                wait: WeighingWait(objects: 2),
-                profile: (nil, false)
-            )
-            made.beginRecording(at: first?.time ?? .zero, timeout: 30)
-            weighing = made
-            return made
-        }
-        try session.run(source)
+        let weighing = try Self.weigh(start: StartTare(tare: true, carrier: false), wait: WeighingWait(objects: 2))
         let result = try #require(weighing?.result)
         let grams = Dictionary(uniqueKeysWithValues: result.contacts.map { ($0.id, $0.grams ?? -1) })
         #expect(grams == [11: 0, 12: 80, 13: 60])

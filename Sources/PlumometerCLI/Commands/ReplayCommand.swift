@@ -92,16 +92,7 @@ enum ReplayCommand {
             )
         }
         let session = run.session
-        let source = RecordingSource(input, pacing: pacing, loop: session.loop) { device, first in
-            announce(device)
-            return try session.begin(
-                device.description,
-                path: device.description.path,
-                at: first?.time ?? .zero,
-                from: .recording,
-                tare: .atFirstFrame
-            )
-        }
+        let source = session.recording(input, pacing: pacing, announce: announce)
         try session.run(source)
         // A malformed line ends the recording early: everything before it was played, and the error says where.
         if let failure = source.failure { throw failure }
