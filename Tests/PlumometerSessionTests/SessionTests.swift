@@ -108,6 +108,42 @@ struct SessionTests {
         #expect(scene.loop.watchedDescriptors == [Silent.descriptor])
     }
 
+    /// A recording that stops arriving half-way (a live `evemu-record` piped in, then quiet): what came is played
+    /// and written, the session waits on the input, and a stop signal ends the wait.
+    @Test func aStopSignalWhileARecordingIsArrivingKeepsWhatWasPlayed() throws {
+        // The description and the first two frames (each ends with its SYN_REPORT line).
+        let text = String(decoding: Self.recording(Self.threePlums), as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let reports = lines.indices.filter { lines[$0].hasPrefix("E:") && lines[$0].hasSuffix("0000 0000 0000") }
+        lines = Array(lines[...reports[1]])
+        let scene = Scene([])
+        let input = RecordingInput(Trickle(Array((lines.joined(separator: "\n") + "\n").utf8)), selector: nil)
+        let output = LineOutput(formatter: JSONLinesFormatter(), sink: TextLineSink(scene.console.standardOutput))
+        let session = try Session(output: output)
+        scene.loop.onWait = { timeout in
+            if timeout == nil { scene.loop.signalStop() }
+        }
+        try session.run(session.recording(input, pacing: Pacing(speed: nil)))
+        #expect(session.stoppedBySignal)
+        #expect(scene.console.lines.first?.hasPrefix(#"{"type":"device""#) == true)
+        // The device, the first plum, the first plum at rest half a second later (a deadline before the next
+        // frame), the second plum: and nothing after what arrived.
+        #expect(scene.console.lines.count == 4, "\(scene.console.written)")
+        #expect(scene.console.lines.last?.contains(#""id":12"#) == true)
+        #expect(scene.loop.watchedDescriptors == [Silent.descriptor])
+    }
+
+    /// `--duration` and weigh's live timeout: a run ends when its time on the monotonic clock is up, and says so.
+    @Test func aLimitedSourceEndsTheRunWhenItsTimeIsUp() throws {
+        let scene = Scene([])
+        let session = try Session()
+        let limited = LimitedSource(WatchesOnly(), duration: 2_500_000)
+        try session.run(limited)
+        #expect(limited.expired)
+        #expect(!session.stoppedBySignal)
+        #expect(scene.loop.waits == [2_500_000])
+    }
+
     /// Weighs `/plums.evemu` as `weigh --replay` does: the consumer built once the device and its first event are
     /// known.
     static func weigh(start: StartTare, wait: WeighingWait = WeighingWait()) throws -> Weighing? {
@@ -215,5 +251,22 @@ final class Silent: ByteInput {
     var fileDescriptor: Int32 { Self.descriptor }
     var isTerminal: Bool { false }
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> ByteRead { .wouldBlock }
+    func peek(_ count: Int) -> [UInt8]? { nil }
+}
+
+/// An input that gives its bytes, then nothing more (a writer that went quiet without closing).
+final class Trickle: ByteInput {
+    private var bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    var name: String { "pipe" }
+    var fileDescriptor: Int32 { Silent.descriptor }
+    var isTerminal: Bool { false }
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> ByteRead {
+        guard !bytes.isEmpty else { return .wouldBlock }
+        let count = Swift.min(buffer.count, bytes.count)
+        buffer.copyBytes(from: bytes[..<count])
+        bytes.removeFirst(count)
+        return .bytes(count)
+    }
     func peek(_ count: Int) -> [UInt8]? { nil }
 }
