@@ -1,4 +1,4 @@
-public import PlumometerLinux
+import PlumometerLinux
 public import PlumometerSession
 
 /// The `plumometer` command-line tool: dispatches to a command and turns its outcome into an exit status.
@@ -15,15 +15,25 @@ public enum CommandLineTool {
         // cleanly (status 0, complete lines); every wait outside the loop hears it through StopRequests.
         blockStopSignals()
         StopRequests.watch()
+        Runtime.current = .system()
         // libevdev's own log lines, prefixed `plumometer: libevdev: ` and rate-limited, instead of raw on stderr.
         LibevdevLog.install { message in Diagnostics.error("libevdev: " + message) }
         exitProcess(run(arguments: Array(CommandLine.arguments.dropFirst())))
     }
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
-    /// - Parameter runtime: the loop, console, clocks and files commands use (by default the system's).
-    public static func run(arguments: [String], runtime: Runtime = .system()) -> Int32 {
-        Runtime.current = runtime
+    /// - Parameter runtime: the loop, console, clocks and files the command uses, bound to this task only (a test's);
+    ///   nil installs the system's for the process.
+    public static func run(arguments: [String], runtime: Runtime? = nil) -> Int32 {
+        guard let runtime else {
+            Runtime.current = .system()
+            return execute(arguments)
+        }
+        return Runtime.with(runtime) { execute(arguments) }
+    }
+
+    /// Runs the command `arguments` name in the current runtime and returns the exit status.
+    private static func execute(_ arguments: [String]) -> Int32 {
         do {
             try dispatch(arguments)
             return 0

@@ -7,7 +7,7 @@ public import PlumometerRecording
 /// is options, then a source, then a consumer, then ``run(_:)``: this is the one place the loop is wired.
 ///
 /// A session with a reading ``output`` (stream, replay, demo, plot) also makes the pipeline of each device it is
-/// given (``begin(_:path:at:from:tare:)``), redraws the output when it is idle, writes what `--interval` held back
+/// given (``begin(_:path:at:from:tare:consequence:)``), redraws the output when it is idle, writes what `--interval` held back
 /// and finishes the output at the end.
 public final class Session {
     /// The loop the run happens in.
@@ -86,7 +86,7 @@ public final class Session {
 
     /// A recording as it arrives (replay, demo, plot), its device begun in this session's pipeline
     /// (``begin(_:path:at:from:tare:consequence:)``) once it and its first event are known, `--tare` taken on its
-    /// first frame.
+    /// first frame. The source holds the session unowned: run it in this session, while the session lives.
     /// - Parameters:
     ///   - announce: said once the device is known, before its device record (the demo names it).
     ///   - consequence: what a missing pressure axis means, ending its refusal.

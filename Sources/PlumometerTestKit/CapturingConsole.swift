@@ -12,6 +12,7 @@ public final class CapturingConsole: Console {
     /// Standard error, as written.
     public private(set) var errors = ""
     public var errorIsTerminal = false
+    public var quiet = false
 
     public init() {}
 
@@ -82,14 +83,15 @@ public final class MemoryFiles: FileAccess {
     public func openInput(_ path: String) throws -> any ByteInput { MemoryInput(try read(path), name: path) }
 
     public func createOutput(_ path: String) throws -> any TextSink {
+        guard files[path] == nil else { throw FileRefusal("\(path) exists; plumometer does not write over a file") }
         files[path] = []
         return Output(path: path, files: self)
     }
 }
 
 extension Runtime {
-    /// A runtime for tests: an ``EmbeddedEventLoop`` on ``ManualClocks`` (every session gets `loop`), a
-    /// ``CapturingConsole`` and ``MemoryFiles``.
+    /// A runtime for tests, to bind with `Runtime.with(_:_:)`: an ``EmbeddedEventLoop`` on ``ManualClocks`` (every
+    /// session gets `loop`), a ``CapturingConsole`` and ``MemoryFiles``.
     public static func embedded(
         console: CapturingConsole = CapturingConsole(),
         files: MemoryFiles = MemoryFiles(),

@@ -9,6 +9,11 @@ public import PlumometerSession
 /// something happens) and may make descriptors ready (``makeReady(_:)``), send a stop signal (``signalStop()``) or
 /// finish. With nothing made ready, a timed wait moves the ``clocks`` on by the timeout, as the time `poll` would
 /// sleep; an untimed wait with nothing ready would sleep for ever, which here is an error (``Hang``), not a hang.
+///
+/// What it leaves out of the real loop: readiness is given once per ``makeReady(_:)`` (`poll` reports a descriptor
+/// until it is drained), there is no hang-up, SIGHUP, SIGWINCH or job control, and no end-of-recording hold; the
+/// live view's keys, wired on the bridge's `Driver` only, are not run here. Every session of a runtime made with
+/// `Runtime.embedded` shares this loop (a test runs one session at a time and inspects it afterwards).
 public final class EmbeddedEventLoop: EventLoop {
     /// A wait that nothing could end: the real loop would sleep for ever.
     public struct Hang: Error, CustomStringConvertible {
@@ -36,7 +41,9 @@ public final class EmbeddedEventLoop: EventLoop {
     /// Turns of the last run.
     public private(set) var turns = 0
     /// The turns a run may take before it is a ``Spin``.
-    public var maximumTurns = 10_000_000
+    public var maximumTurns = 100_000
+    /// Whether a session asked to stop once the reader of standard output goes away.
+    public private(set) var stopsWhenOutputCloses = false
     public private(set) var stoppedBySignal = false
 
     /// A loop whose timed waits move `clocks` on.
@@ -55,6 +62,8 @@ public final class EmbeddedEventLoop: EventLoop {
     public func unwatch(_ token: Int) { watches[token] = nil }
 
     public func finish() { finishing = true }
+
+    public func stopWhenOutputCloses() { stopsWhenOutputCloses = true }
 
     /// The descriptors watched now.
     public var watchedDescriptors: [Int32] { watches.values.map(\.descriptor).sorted() }

@@ -7,8 +7,8 @@ import Testing
 
 /// Whole commands run in-process on the test kit's runtime (an embedded loop, a capturing console, files in
 /// memory) write exactly the bytes the built binary writes on the real one: the seams carry everything a command
-/// does, and a command's behaviour can be tested in milliseconds. Serialized: they install the process's runtime.
-@Suite(.serialized)
+/// does, and a command's behaviour can be tested in milliseconds. Each binds its runtime to its own task.
+@Suite
 struct InProcessCommandTests {
     /// Runs `arguments` in-process with `files` (the binary's fixed wall clock, no saved profiles).
     static func runInProcess(_ arguments: [String], files: [String: [UInt8]] = [:]) -> (Int32, CapturingConsole) {
@@ -21,7 +21,6 @@ struct InProcessCommandTests {
             ]
         )
         let status = CommandLineTool.run(arguments: arguments, runtime: .embedded(console: console, files: memory))
-        Diagnostics.quiet = false
         return (status, console)
     }
 

@@ -6,8 +6,9 @@ import PlumometerTestKit
 import Testing
 
 /// Sessions run in-process on the test kit's embedded loop, capturing console and files in memory: the same sources,
-/// consumers and `Session.run` as the tool's, in milliseconds. Serialized: they install the process's runtime.
-@Suite(.serialized)
+/// consumers and `Session.run` as the tool's, in milliseconds. Each binds its runtime to its own task
+/// (`Runtime.with`), so they run side by side.
+@Suite
 struct SessionTests {
     /// Milliseconds as an event time.
     static func t(_ milliseconds: Int64) -> EventTime { EventTime(microseconds: milliseconds * 1_000) }
@@ -33,8 +34,11 @@ struct SessionTests {
 
         init(_ bytes: [UInt8]) {
             files = MemoryFiles(["/plums.evemu": bytes], environment: ["PLUMOMETER_WALL_CLOCK": "1767225600"])
-            Runtime.current = .embedded(console: console, files: files, loop: loop)
-            Diagnostics.quiet = false
+        }
+
+        /// Runs `body` in this scene's runtime.
+        func run<Result>(_ body: () throws -> Result) rethrows -> Result {
+            try Runtime.with(.embedded(console: console, files: files, loop: loop), body)
         }
 
         /// The JSON Lines of a replay of `/plums.evemu` at `pacing`.
@@ -44,13 +48,15 @@ struct SessionTests {
         ) throws
             -> [Substring]
         {
-            let input = try RecordingFile.input("/plums.evemu", selector: nil)
-            let output = LineOutput(formatter: JSONLinesFormatter(), sink: TextLineSink(console.standardOutput))
-            let session = try Session(output: output, settings: settings)
-            let source = session.recording(input, pacing: pacing)
-            try session.run(source)
-            if let failure = source.failure { throw failure }
-            return console.lines
+            try run {
+                let input = try RecordingFile.input("/plums.evemu", selector: nil)
+                let output = LineOutput(formatter: JSONLinesFormatter(), sink: TextLineSink(console.standardOutput))
+                let session = try Session(output: output, settings: settings)
+                let source = session.recording(input, pacing: pacing)
+                try session.run(source)
+                if let failure = source.failure { throw failure }
+                return console.lines
+            }
         }
     }
 
@@ -94,15 +100,18 @@ struct SessionTests {
         let scene = Scene([])
         let input = RecordingInput(Silent(), selector: nil)
         var begun = false
-        let session = try Session()
-        let source = RecordingSource(input, pacing: Pacing(speed: nil), loop: session.loop) { _, _ in
-            begun = true
-            return nil
-        }
         scene.loop.onWait = { timeout in
             if timeout == nil { scene.loop.signalStop() }
         }
-        try session.run(source)
+        let session = try scene.run {
+            let session = try Session()
+            let source = RecordingSource(input, pacing: Pacing(speed: nil), loop: session.loop) { _, _ in
+                begun = true
+                return nil
+            }
+            try session.run(source)
+            return session
+        }
         #expect(session.stoppedBySignal)
         #expect(!begun)
         #expect(scene.loop.watchedDescriptors == [Silent.descriptor])
@@ -119,11 +128,14 @@ struct SessionTests {
         let scene = Scene([])
         let input = RecordingInput(Trickle(Array((lines.joined(separator: "\n") + "\n").utf8)), selector: nil)
         let output = LineOutput(formatter: JSONLinesFormatter(), sink: TextLineSink(scene.console.standardOutput))
-        let session = try Session(output: output)
         scene.loop.onWait = { timeout in
             if timeout == nil { scene.loop.signalStop() }
         }
-        try session.run(session.recording(input, pacing: Pacing(speed: nil)))
+        let session = try scene.run {
+            let session = try Session(output: output)
+            try session.run(session.recording(input, pacing: Pacing(speed: nil)))
+            return session
+        }
         #expect(session.stoppedBySignal)
         #expect(scene.console.lines.first?.hasPrefix(#"{"type":"device""#) == true)
         // The device, the first plum, the first plum at rest half a second later (a deadline before the next
@@ -136,9 +148,12 @@ struct SessionTests {
     /// `--duration` and weigh's live timeout: a run ends when its time on the monotonic clock is up, and says so.
     @Test func aLimitedSourceEndsTheRunWhenItsTimeIsUp() throws {
         let scene = Scene([])
-        let session = try Session()
-        let limited = LimitedSource(WatchesOnly(), duration: 2_500_000)
-        try session.run(limited)
+        let (session, limited) = try scene.run {
+            let session = try Session()
+            let limited = LimitedSource(WatchesOnly(), duration: 2_500_000)
+            try session.run(limited)
+            return (session, limited)
+        }
         #expect(limited.expired)
         #expect(!session.stoppedBySignal)
         #expect(scene.loop.waits == [2_500_000])
@@ -170,7 +185,8 @@ struct SessionTests {
     /// arrived for the settle time; the answer is in grams, heaviest first.
     @Test func weighingAnswersWithEveryPlumOnceTheSceneSettles() throws {
         let scene = Scene(Self.recording(Self.threePlums))
-        let result = try #require(try Self.weigh(start: StartTare(tare: false, carrier: false))?.result)
+        let weighing = try scene.run { try Self.weigh(start: StartTare(tare: false, carrier: false)) }
+        let result = try #require(weighing?.result)
         #expect(result.contacts.sorted { $0.rank < $1.rank }.map(\.id) == [11, 12, 13])
         #expect(result.totalGrams == 260)
         #expect(result.contacts.allSatisfy { $0.stable })
@@ -179,8 +195,10 @@ struct SessionTests {
 
     /// `--tare` where reading starts: the first plum is zeroed, and the weighing waits for something else to rest.
     @Test func weighingWithATareAnswersWithWhatCameAfterIt() throws {
-        _ = Scene(Self.recording(Self.threePlums))
-        let weighing = try Self.weigh(start: StartTare(tare: true, carrier: false), wait: WeighingWait(objects: 2))
+        let scene = Scene(Self.recording(Self.threePlums))
+        let weighing = try scene.run {
+            try Self.weigh(start: StartTare(tare: true, carrier: false), wait: WeighingWait(objects: 2))
+        }
         let result = try #require(weighing?.result)
         let grams = Dictionary(uniqueKeysWithValues: result.contacts.map { ($0.id, $0.grams ?? -1) })
         #expect(grams == [11: 0, 12: 80, 13: 60])
@@ -207,19 +225,21 @@ struct SessionTests {
             .move(slot: 0, pressure: 250).report()
             .events
         let scene = Scene(Self.recording(events))
-        let input = try RecordingFile.input("/plums.evemu", selector: nil)
-        let session = try Session()
         var guide: GuidedCalibration?
-        let source = RecordingSource(input, pacing: Pacing(speed: nil), loop: session.loop) { device, _ in
-            let made = GuidedCalibration(
-                references: [("100 g", 100), ("200 g", 200)],
-                carrier: nil,
-                pressureRange: try #require(device.description.pressureRange)
-            )
-            guide = made
-            return made
+        try scene.run {
+            let input = try RecordingFile.input("/plums.evemu", selector: nil)
+            let session = try Session()
+            let source = RecordingSource(input, pacing: Pacing(speed: nil), loop: session.loop) { device, _ in
+                let made = GuidedCalibration(
+                    references: [("100 g", 100), ("200 g", 200)],
+                    carrier: nil,
+                    pressureRange: try #require(device.description.pressureRange)
+                )
+                guide = made
+                return made
+            }
+            try session.run(source)
         }
-        try session.run(source)
         let captured = try #require(guide)
         #expect(captured.isDone, "\(scene.console.errors)")
         #expect(captured.points.map(\.grams) == [0, 100, 300])

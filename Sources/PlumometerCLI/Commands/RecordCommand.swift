@@ -97,6 +97,7 @@ enum RecordCommand {
         // The devices' raw inputs go straight to the recorder, nothing is decoded: one run, until a device is removed,
         // the duration, or a signal.
         let session = try Session()
+        if file == nil { session.loop.stopWhenOutputCloses() }
         for (index, source) in sources.enumerated() {
             source.onGone = {
                 Diagnostics.note("\(source.path) was removed; the recording ends here")

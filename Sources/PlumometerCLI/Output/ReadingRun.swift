@@ -107,14 +107,14 @@ final class ReadingRun {
         latestStateWins: Bool,
         outputSettings: OutputSettings = OutputSettings()
     ) throws {
-        // The loop blocks SIGINT/SIGTERM/SIGHUP for this thread and reads them from a signalfd; it must exist before
-        // any other thread (the stdout writer), which then inherits the blocked mask. A thread that did not would
-        // take the default action for a SIGTERM: death mid-line.
+        // `-o FILE` first, as before the loop: a FIFO's open waits for its reader, hearing a stop through StopRequests.
         let file = try outputSettings.file.map { path throws(OutputError) in
             path == "-" ? FileDescriptorWriter.standardOutput() : try FileDescriptorWriter.append(path)
         }
-        // The system's loop is a Driver that also ends the run once the reader of a piped stdout has gone.
+        // The loop must exist before the writer thread below (see Driver.init); a stream also ends once the reader of
+        // a piped stdout has gone.
         let loop = try Runtime.current.makeLoop()
+        loop.stopWhenOutputCloses()
         driver = loop as? Driver
         let sink: any TextSink = file ?? Runtime.current.console.standardOutput
         let (chosen, live) = OutputChoice.make(

@@ -125,6 +125,10 @@ public final class Driver: EventLoop {
                 return 0
             }
         }
+        // The work holds what it runs (a session, its source, which holds this loop): let go of it, so the loop and
+        // its signalfd end with the session.
+        work = { .idle }
+        atEnd = { nil }
         if let failure { throw failure }
     }
 

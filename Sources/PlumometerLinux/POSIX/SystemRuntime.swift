@@ -2,19 +2,16 @@ import PlumometerCore
 public import PlumometerSession
 
 extension Runtime {
-    /// The real runtime: the poll loop with its signalfd (``Driver``, which also ends a run once the reader of a
-    /// piped stdout has gone), standard output and standard error, the system clocks and the file system.
+    /// The real runtime: the poll loop with its signalfd (``Driver``), standard output and standard error, the
+    /// system clocks and the file system.
     public static func system() -> Runtime {
-        Runtime(console: SystemConsole(), clocks: SystemClocks(), files: SystemFiles()) {
-            let driver = try Driver()
-            driver.stopWhenOutputCloses()
-            return driver
-        }
+        Runtime(console: SystemConsole(), clocks: SystemClocks(), files: SystemFiles()) { try Driver() }
     }
 }
 
 /// Standard output and standard error as whole-line writers.
 final class SystemConsole: Console {
+    var quiet = false
     var standardOutput: any TextSink { FileDescriptorWriter.standardOutput() }
 
     func writeError(_ text: String) {

@@ -2,8 +2,14 @@ import PlumometerOutput
 
 /// Messages for people: standard error (the runtime's console), never mixed into the data on stdout.
 public enum Diagnostics {
-    /// `--quiet`: notes are left out; errors and prompts are not.
-    public nonisolated(unsafe) static var quiet = false
+    /// `--quiet`: notes are left out; errors and prompts are not (the runtime console's).
+    public static var quiet: Bool {
+        get { Runtime.current.console.quiet }
+        set {
+            let console = Runtime.current.console
+            console.quiet = newValue
+        }
+    }
 
     /// An informational message (suppressed by `--quiet`).
     public static func note(_ message: String) {

@@ -13,6 +13,9 @@ public protocol EventLoop: AnyObject {
     func unwatch(_ token: Int)
     /// Ends the run normally, after the handler or work that asked.
     func finish()
+    /// Ends the run as soon as the reader of standard output goes away (`plumometer ... | head -1`), not only at the
+    /// next write, which for a device at rest may never come: for the commands whose output is a stream.
+    func stopWhenOutputCloses()
     /// Runs until `work` says ``Due/finished``, ``finish()``, a stop signal (SIGINT, SIGTERM) or an error, calling
     /// `work` before every wait; it says how long the loop may sleep.
     func run(_ work: @escaping () throws -> Due) throws

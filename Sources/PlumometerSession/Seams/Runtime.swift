@@ -4,9 +4,13 @@ public import PlumometerCore
 /// runs in, the console it writes to, the clocks it reads and the files it opens.
 ///
 /// The tool's entry installs the real ones (the bridge's `Runtime.system()`: poll with a signalfd, stdout and stderr,
-/// `CLOCK_MONOTONIC`, the file system) before any command runs; tests install the test kit's (an embedded loop, a
-/// capturing console, set clocks). Until then, ``current`` is ``detached``: it writes nothing and opens nothing.
-public struct Runtime {
+/// `CLOCK_MONOTONIC`, the file system) before any command runs; a test binds the test kit's (an embedded loop, a
+/// capturing console, set clocks) to its own task with ``with(_:_:)``, so tests running side by side each see their
+/// own. Until then, ``current`` is ``detached``: it writes nothing and opens nothing.
+///
+/// `@unchecked Sendable`: a runtime is bound to a task only to be used by that task's synchronous work; the real
+/// one's parts are safe from any thread (the stdout writer's thread reads its clock).
+public struct Runtime: @unchecked Sendable {
     /// Standard output and standard error.
     public var console: any Console
     /// Now, on the clocks sessions read.
@@ -28,8 +32,22 @@ public struct Runtime {
         self.makeLoop = makeLoop
     }
 
-    /// The process's runtime. Set once by the entry point (or a test) on the main thread, before any session.
-    public nonisolated(unsafe) static var current = Runtime.detached
+    /// The runtime in force: the one bound to the current task (``with(_:_:)``), else the process's. Setting it
+    /// installs the process's: once, by the entry point, on the main thread before any session.
+    public static var current: Runtime {
+        get { bound ?? installed }
+        set { installed = newValue }
+    }
+
+    nonisolated(unsafe) private static var installed = Runtime.detached
+
+    /// A runtime bound to a task and what it calls synchronously (threads of its own see the process's).
+    @TaskLocal private static var bound: Runtime?
+
+    /// Runs `body` with `runtime` as ``current`` for this task only.
+    public static func with<Result>(_ runtime: Runtime, _ body: () throws -> Result) rethrows -> Result {
+        try $bound.withValue(runtime) { try body() }
+    }
 
     /// A runtime with nothing behind it: no console output, clocks at zero, no files, no loop.
     public static var detached: Runtime {
@@ -47,6 +65,8 @@ public protocol Console: AnyObject {
     func writeError(_ text: String)
     /// Whether standard error is a terminal (a progress line is redrawn in place there).
     var errorIsTerminal: Bool { get }
+    /// `--quiet`: notes are left out; errors, prompts and answers are not.
+    var quiet: Bool { get set }
 }
 
 /// Standard output, the runtime console's: the readings, the answers, the documents asked for.
@@ -162,6 +182,7 @@ public final class MemoryInput: ByteInput {
 }
 
 private final class DetachedConsole: Console, TextSink {
+    var quiet = false
     var standardOutput: any TextSink { self }
     func write(_ text: String) throws {}
     func writeError(_ text: String) {}
