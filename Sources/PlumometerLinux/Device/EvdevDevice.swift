@@ -75,9 +75,10 @@ public final class EvdevDevice {
     /// The most events one ``read()`` returns outside a resync.
     public static let maximumBatchEvents = 4_096
 
-    /// The events one `read(2)` of the node takes at most: 24 KiB, about the kernel's own buffer for a 16-slot pad
-    /// (evdev sizes it at eight packets of the device's events per report, rounded up to a power of two).
-    static let readChunkEvents = 1_024
+    /// The events one `read(2)` of the node takes at most: a whole batch (96 KiB, allocated once and touched only as
+    /// far as reads fill it), so that a batch is one read and its inputs one array sized once: with chunks of 1,024
+    /// events a burst grew the array twice per batch, copying it (3k instructions per 16-contact frame).
+    static let readChunkEvents = maximumBatchEvents
 
     /// Where `read(2)` puts the node's events; allocated once, with the device.
     private let chunk = UnsafeMutablePointer<input_event>.allocate(capacity: EvdevDevice.readChunkEvents)
