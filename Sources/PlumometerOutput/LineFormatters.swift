@@ -64,62 +64,86 @@ public struct JSONLinesFormatter: LineFormatter {
     }
 
     public func frame(_ reading: Reading, sequence: Int, device: String, positions: PositionAxes?) -> String? {
-        var line = LineBuilder(capacity: 128 + device.utf8.count + reading.contacts.count * 300)
-        line.append("{\"type\":\"frame\",\"time\":")
-        line.append(seconds: reading.time)
-        line.append(",\"seq\":")
-        line.append(integer: sequence)
-        line.append(",\"device\":")
-        line.append(jsonString: device)
-        line.append(reading.resync ? ",\"resync\":true,\"contacts\":[" : ",\"resync\":false,\"contacts\":[")
-        for (index, contact) in reading.contacts.enumerated() {
-            line.append(index > 0 ? ",{\"id\":" : "{\"id\":")
-            line.append(integer: contact.id)
-            line.append(",\"slot\":")
-            if let slot = contact.slot { line.append(integer: slot) } else { line.append("null") }
-            line.append(",\"x\":")
-            if let x = contact.x { line.append(integer: x) } else { line.append("null") }
-            line.append(",\"y\":")
-            if let y = contact.y { line.append(integer: y) } else { line.append("null") }
-            line.append(",\"x_mm\":")
-            if let x = positions?.millimetresX(contact.x) {
-                line.append(fixed: x, decimals: 2)
-            } else {
-                line.append("null")
-            }
-            line.append(",\"y_mm\":")
-            if let y = positions?.millimetresY(contact.y) {
-                line.append(fixed: y, decimals: 2)
-            } else {
-                line.append("null")
-            }
-            line.append(",\"pressure\":")
-            line.append(integer: contact.pressure)
-            line.append(",\"force\":")
-            line.append(fixed: contact.force, decimals: 4)
-            line.append(",\"percent\":")
-            line.append(fixed: contact.percent, decimals: 1)
-            line.append(",\"ratio\":")
-            line.append(fixed: contact.ratio, decimals: 4)
-            line.append(",\"share\":")
-            line.append(fixed: contact.share, decimals: 4)
-            line.append(",\"rank\":")
-            line.append(integer: contact.rank)
-            line.append(contact.heaviest ? ",\"heaviest\":true" : ",\"heaviest\":false")
-            line.append(contact.stable ? ",\"stable\":true" : ",\"stable\":false")
-            line.append(contact.saturated ? ",\"saturated\":true" : ",\"saturated\":false")
-            line.append(",\"grams\":")
-            if let grams = contact.grams { line.append(fixed: grams, decimals: 2) } else { line.append("null") }
-            line.append("}")
+        // The device path as a JSON string: almost always plain, written as it is; escaped text otherwise.
+        var escaped: String?
+        for byte in device.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5c || byte == 0x7f {
+            escaped = JSONText.string(device)
+            break
         }
-        line.append("]")
-        if let total = reading.totalGrams {
-            line.append(",\"total_grams\":")
-            line.append(fixed: total, decimals: 2)
+        let deviceBytes = escaped.map { $0.utf8.count } ?? device.utf8.count + 2
+        let capacity = Self.frameRoom + deviceBytes + reading.contacts.count * Self.contactRoom
+        return LineCursor.write(capacity: capacity) { line in
+            line.write("{\"type\":\"frame\",\"time\":")
+            line.write(seconds: reading.time)
+            line.write(",\"seq\":")
+            line.write(integer: sequence)
+            line.write(",\"device\":")
+            if var escaped {
+                escaped.withUTF8 { line.write($0) }
+            } else {
+                var plain = device
+                line.write(byte: UInt8(ascii: "\""))
+                plain.withUTF8 { line.write($0) }
+                line.write(byte: UInt8(ascii: "\""))
+            }
+            line.write(reading.resync ? ",\"resync\":true,\"contacts\":[" : ",\"resync\":false,\"contacts\":[")
+            var first = true
+            for contact in reading.contacts {
+                line.write(first ? "{\"id\":" : ",{\"id\":")
+                first = false
+                line.write(integer: contact.id)
+                line.write(",\"slot\":")
+                if let slot = contact.slot { line.write(integer: slot) } else { line.write("null") }
+                line.write(",\"x\":")
+                if let x = contact.x { line.write(integer: x) } else { line.write("null") }
+                line.write(",\"y\":")
+                if let y = contact.y { line.write(integer: y) } else { line.write("null") }
+                line.write(",\"x_mm\":")
+                if let x = positions?.millimetresX(contact.x) {
+                    line.write(fixed: x, places: 2)
+                } else {
+                    line.write("null")
+                }
+                line.write(",\"y_mm\":")
+                if let y = positions?.millimetresY(contact.y) {
+                    line.write(fixed: y, places: 2)
+                } else {
+                    line.write("null")
+                }
+                line.write(",\"pressure\":")
+                line.write(integer: contact.pressure)
+                line.write(",\"force\":")
+                line.write(fixed: contact.force, places: 4)
+                line.write(",\"percent\":")
+                line.write(fixed: contact.percent, places: 1)
+                line.write(",\"ratio\":")
+                line.write(fixed: contact.ratio, places: 4)
+                line.write(",\"share\":")
+                line.write(fixed: contact.share, places: 4)
+                line.write(",\"rank\":")
+                line.write(integer: contact.rank)
+                line.write(contact.heaviest ? ",\"heaviest\":true" : ",\"heaviest\":false")
+                line.write(contact.stable ? ",\"stable\":true" : ",\"stable\":false")
+                line.write(contact.saturated ? ",\"saturated\":true" : ",\"saturated\":false")
+                line.write(",\"grams\":")
+                if let grams = contact.grams { line.write(fixed: grams, places: 2) } else { line.write("null") }
+                line.write("}")
+            }
+            line.write("]")
+            if let total = reading.totalGrams {
+                line.write(",\"total_grams\":")
+                line.write(fixed: total, places: 2)
+            }
+            line.write("}\n")
         }
-        line.append("}\n")
-        return line.string
     }
+
+    /// Room for a frame line's text outside its contacts and device path: the literals (~100 bytes), the time,
+    /// the sequence number and the total.
+    static let frameRoom = 128 + 2 * LineCursor.longestInteger + 2 * LineCursor.longestFixed
+    /// Room for one contact: its literals (~160 bytes for the longest: `false` everywhere), three whole numbers
+    /// as long as an `Int`, three as long as an `Int32`, and seven fixed-point numbers at their longest.
+    static let contactRoom = 176 + 3 * LineCursor.longestInteger + 3 * 11 + 7 * LineCursor.longestFixed
 
     public func removed(path: String, time: EventTime) -> String? {
         "{\"type\":\"removed\",\"time\":" + NumberText.seconds(time) + ",\"device\":" + JSONText.string(path) + "}\n"

@@ -41,6 +41,45 @@ struct DecoderSeedAndResyncTests {
         return decoder
     }
 
+    // MARK: Batches
+
+    /// A whole read fed at once gives the frames of the same inputs fed one by one, and stops where asked.
+    @Test func aBatchGivesTheFramesOfItsInputsOneByOne() {
+        let inputs: [DeviceInput] =
+            EventScript(startingAt: Self.t(10))
+            .touch(slot: 0, id: 7, pressure: 90).touch(slot: 1, id: 8, pressure: 70).report()
+            .events.map(DeviceInput.event)
+            + [
+                .resyncBegan(Self.t(20)), .event(.abs(.mtSlot, 1, at: Self.t(20))),
+                .event(.abs(.mtTrackingID, -1, at: Self.t(20))), .event(.syn(.report, at: Self.t(20))), .resyncEnded,
+            ]
+            + [
+                .event(.abs(.mtSlot, 0, at: Self.t(30))), .event(.abs(.mtPressure, 95, at: Self.t(30))),
+                .event(.syn(.report, at: Self.t(30))),
+            ]
+        var single = ContactDecoder(device: Self.slotted)
+        let expected = Self.frames(&single, inputs)
+        #expect(expected.count == 3)
+        var batched = ContactDecoder(device: Self.slotted)
+        var frames: [ContactFrame] = []
+        let stopped = batched.consume(inputs) { frame in
+            frames.append(frame)
+            return false
+        }
+        #expect(!stopped)
+        #expect(frames == expected)
+        var stopping = ContactDecoder(device: Self.slotted)
+        var seen = 0
+        #expect(
+            stopping.consume(inputs) { _ in
+                seen += 1
+                return seen == 2
+            }
+        )
+        #expect(seen == 2)
+        #expect(stopping.contacts == expected[1].contacts, "the inputs after the frame that stopped it are not fed")
+    }
+
     // MARK: Seeding
 
     @Test func aSeedReportsWhatRestsOnTheSurfaceAndKeepsItsValues() {

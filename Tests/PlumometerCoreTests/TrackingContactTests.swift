@@ -73,6 +73,26 @@ struct TrackingContactTests {
         #expect(reading[id: 5]?.pressure == 100)
     }
 
+    @Test("a frame whose contacts were reordered after it was made is read the same, readings by id")
+    func unorderedFrame() throws {
+        var ordered = WeightTracker(pressureRange: range1000)
+        var unordered = WeightTracker(pressureRange: range1000)
+        let frames = [
+            frame(0, [(1, 100), (4, 400), (7, 700)]), frame(0.1, [(1, 110), (2, 50), (7, 690)]),
+            frame(0.2, [(2, 60), (7, 650), (9, 10)]),
+        ]
+        for original in frames {
+            var shuffled = original
+            shuffled.contacts.reverse()
+            shuffled.contacts.append(shuffled.contacts[0])
+            let expected = ordered.consume(original)
+            #expect(unordered.consume(shuffled) == expected)
+            #expect(unordered.lastChanges.ended == ordered.lastChanges.ended)
+            #expect(Set(unordered.lastChanges.began) == Set(ordered.lastChanges.began))
+        }
+        #expect(unordered.contactIDs == [2, 7, 9])
+    }
+
     @Test("tare(contact:) on an unknown id changes nothing")
     func tareUnknown() throws {
         var tracker = WeightTracker(pressureRange: range1000)

@@ -30,6 +30,43 @@ import Testing
         }
     }
 
+    /// The cursor of the JSON frame line writes every number exactly as the builder does.
+    @Test func cursorWritesWhatTheBuilderWrites() {
+        var values: [Double] = [
+            0, -0.0, 0.5, 0.05, 0.005, 0.00005, 0.99995, 9.995, 99.95, 100, 1e300, -1e300, .nan, .infinity,
+            -.infinity, 9.0e15, 8.9e15, 1e-300, -12.345, 1_350_451_575.5,
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            values.append(Double.random(in: -1...1, using: &generator))
+            values.append(Double.random(in: -100_000...100_000, using: &generator))
+        }
+        let integers: [Int] = [0, 9, 10, 99, 100, 999, 1_000, 65_535, -1, -10, Int.max, Int.min, Int(Int32.min)]
+        let times: [Int64] = [0, 1, -1, 1_350_451_575_023_449, -1_500_000, 999_999, Int64.max]
+        for decimals in 0...6 {
+            for value in values {
+                var builder = LineBuilder(capacity: 8)
+                builder.append(fixed: value, decimals: decimals)
+                let written = LineCursor.write(capacity: LineCursor.longestFixed) {
+                    $0.write(fixed: value, places: decimals)
+                }
+                #expect(written == builder.string, "\(value) with \(decimals) decimals")
+            }
+        }
+        for value in integers {
+            var builder = LineBuilder(capacity: 8)
+            builder.append(integer: value)
+            let written = LineCursor.write(capacity: LineCursor.longestInteger) { $0.write(integer: value) }
+            #expect(written == builder.string, "\(value)")
+        }
+        for microseconds in times {
+            var builder = LineBuilder(capacity: 8)
+            builder.append(seconds: EventTime(microseconds: microseconds))
+            let written = LineCursor.write(capacity: 32) { $0.write(seconds: EventTime(microseconds: microseconds)) }
+            #expect(written == builder.string, "\(microseconds)")
+        }
+    }
+
     @Test func integersSecondsAndStrings() {
         var builder = LineBuilder(capacity: 64)
         builder.append(integer: Int32.min)

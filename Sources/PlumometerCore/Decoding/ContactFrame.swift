@@ -53,4 +53,11 @@ public struct ContactFrame: Hashable, Sendable {
         self.contacts = contacts.sorted { $0.id < $1.id }
         self.resync = resync
     }
+
+    /// Creates a frame of contacts already ordered by id (the decoder's), sharing their storage: no sort, no copy.
+    init(time: EventTime, orderedContacts contacts: [ContactSample], resync: Bool) {
+        self.time = time
+        self.contacts = contacts
+        self.resync = resync
+    }
 }

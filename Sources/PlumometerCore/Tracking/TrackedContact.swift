@@ -22,6 +22,13 @@ struct TrackedContact: Sendable {
     var leadingSince: EventTime?
     /// The values seen since the anchor: their mean is the settled value, their spread the noise.
     var window = ValueWindow()
+    /// The tracker's count of the last frame that listed this contact (a repeat in the same frame is ignored).
+    var frameStamp = 0
+    /// Where the last reading ranked this contact, its force and its grams: written by the tracker's render, which
+    /// ranks the contacts in one order and lists them in another.
+    var rank = 0
+    var force = 0.0
+    var grams: Double?
 
     init(order: Int, slot: Int?, x: Int32?, y: Int32?, rawPressure: Int32, anchorTime: EventTime) {
         self.order = order

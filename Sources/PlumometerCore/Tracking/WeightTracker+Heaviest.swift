@@ -34,18 +34,20 @@ extension WeightTracker {
     /// goes to rank 1 at once; exact ties go to the contact that began first. Otherwise a contact takes the mark
     /// once it has led the holder by more than the margin for the hold time; when several have, the heaviest of them.
     mutating func updateHeaviest(at time: EventTime) {
-        // Each contact's force once, beside its dictionary index: the rules below compare and update contacts by
-        // index, with no hashing (a 16-contact frame looked ids up ~200 times; docs/performance.md).
+        // Each contact's force once, beside its position in ``contacts``: the rules below compare and update
+        // contacts by position, with no hashing, in a buffer the tracker keeps (no allocation per frame).
         var standings: [Standing] = []
-        standings.reserveCapacity(contacts.count)
+        swap(&standings, &standingsBuffer)
+        standings.removeAll(keepingCapacity: true)
+        defer { standingsBuffer = standings }
         var top: Int?
         var holder: Int?
         for index in contacts.indices {
-            let (id, contact) = contacts[index]
+            let contact = contacts.values[index]
             standings.append(Standing(index: index, force: force(of: contact), order: contact.order))
             let position = standings.count - 1
             if top.map({ Self.heavier(standings[position], than: standings[$0]) }) ?? true { top = position }
-            if id == heaviestID { holder = position }
+            if contacts.keys[index] == heaviestID { holder = position }
         }
         guard let top, standings[top].force > 0 else {
             heaviestID = nil
@@ -53,7 +55,7 @@ extension WeightTracker {
             return
         }
         guard let holder, standings[holder].force > 0 else {
-            heaviestID = contacts[standings[top].index].key
+            heaviestID = contacts.keys[standings[top].index]
             restartLeads(holder: top, standings: standings, at: time)
             return
         }
@@ -66,13 +68,13 @@ extension WeightTracker {
             if winner.map({ Self.heavier(standings[position], than: standings[$0]) }) ?? true { winner = position }
         }
         guard let winner else { return }
-        heaviestID = contacts[standings[winner].index].key
+        heaviestID = contacts.keys[standings[winner].index]
         restartLeads(holder: winner, standings: standings, at: time)
     }
 
     /// A contact's place in the heaviest rules: where it is in ``contacts``, its force and when it began.
     struct Standing {
-        var index: Dictionary<Int, TrackedContact>.Index
+        var index: Int
         var force: Double
         var order: Int
     }

@@ -46,7 +46,7 @@ public struct WeightTracker: Sendable {
     /// The carrier tare set by ``tareCarrier()``, or nil.
     public internal(set) var carrierTare: CarrierTare?
 
-    var contacts: [Int: TrackedContact] = [:]
+    var contacts = ContactTable()
     var heaviestID: Int?
     var latestTime: EventTime?
     /// The end of the evidence (a recording's last event), set by ``endOfEvidence(at:)``; nil while frames may come.
@@ -54,6 +54,11 @@ public struct WeightTracker: Sendable {
     /// Whether some contact's tare waits for it to settle (see ``TrackedContact/tareAwaitsSettling``).
     var tareAwaitsSettling = false
     private var nextOrder = 0
+    /// Counts frames: a contact stamped with the current count was in the current frame.
+    private var frameCount = 0
+    /// The buffers render and the heaviest rules sort in, kept so that a frame allocates nothing for them.
+    var rankingBuffer: [Ranking] = []
+    var standingsBuffer: [Standing] = []
 
     /// Creates a tracker for one device.
     ///
@@ -77,7 +82,7 @@ public struct WeightTracker: Sendable {
     }
 
     /// The ids of the contacts down now, ascending.
-    public var contactIDs: [Int] { contacts.keys.sorted() }
+    public var contactIDs: [Int] { contacts.keys }
 
     /// Whether grams can be reported: a calibration is set or the axis declares a resolution.
     public var knowsGrams: Bool { calibration != nil || pressureRange.resolution > 0 }
@@ -95,26 +100,45 @@ public struct WeightTracker: Sendable {
         evidenceEnd = nil
         latestTime = latestTime.map { Swift.max($0, time) } ?? time
         var changes = ContactChanges()
-        var seen = SeenIDs(capacity: frame.contacts.count)
-        for sample in frame.contacts where seen.insert(sample.id) {
-            // One hash per sample: the contact is read and written back through its index.
-            if let index = contacts.index(forKey: sample.id) {
+        frameCount &+= 1
+        let stamp = frameCount
+        var seen = 0
+        // The frame and the table are both ordered by id, so a sample's contact is usually the one after the last
+        // sample's: no hashing and, in the common case, no search.
+        var next = 0
+        for sample in frame.contacts {
+            let index =
+                next < contacts.count && contacts.keys[next] == sample.id ? next : contacts.index(forKey: sample.id)
+            if let index {
+                // If the frame repeats an id, the first sample wins.
+                guard contacts.values[index].frameStamp != stamp else { continue }
                 var contact = contacts.values[index]
+                contact.frameStamp = stamp
                 contact.slot = sample.slot
                 contact.x = sample.x
                 contact.y = sample.y
                 if let pressure = sample.pressure { contact.rawPressure = pressure }
                 advance(&contact, at: time)
                 contacts.values[index] = contact
+                next = index + 1
             } else {
-                contacts[sample.id] = begin(sample, at: time)
+                var contact = begin(sample, at: time)
+                contact.frameStamp = stamp
+                next = contacts.insert(contact, id: sample.id) + 1
                 changes.began.append(sample.id)
             }
+            seen += 1
         }
-        // Every id seen is down now, so when the counts agree nothing lifted (the common case: no sort, no search).
-        if contacts.count != seen.count {
-            for id in contacts.keys.sorted() where !seen.contains(id) {
-                contacts[id] = nil
+        // Every id seen is down now, so when the counts agree nothing lifted (the common case: no search).
+        if contacts.count != seen {
+            var index = 0
+            while index < contacts.count {
+                guard contacts.values[index].frameStamp != stamp else {
+                    index += 1
+                    continue
+                }
+                let id = contacts.keys[index]
+                contacts.remove(at: index)
                 if carrierTare?.contactID == id { carrierTare?.contactID = nil }
                 if frame.resync { changes.cancelled.append(id) } else { changes.ended.append(id) }
             }
@@ -171,10 +195,10 @@ public struct WeightTracker: Sendable {
         var changed = false
         // Stability is judged on evidence: never later than its end, however late the tick.
         let judged = evidenceEnd.map { Swift.min($0, time) } ?? time
-        for id in contacts.keys {
-            let stable = isStable(anchoredAt: contacts[id]!.anchorTime, at: judged)
-            if stable != contacts[id]!.stable {
-                contacts[id]!.stable = stable
+        for index in contacts.indices {
+            let stable = isStable(anchoredAt: contacts.values[index].anchorTime, at: judged)
+            if stable != contacts.values[index].stable {
+                contacts.values[index].stable = stable
                 changed = true
             }
         }
@@ -304,22 +328,25 @@ public struct WeightTracker: Sendable {
         return Double(raw) >= Double(pressureRange.minimum) + configuration.saturationThreshold * span
     }
 
+    /// A contact's place in rank order: where it is in ``contacts``, its force and when it began.
+    struct Ranking {
+        var index: Int
+        var force: Double
+        var order: Int
+    }
+
     /// Builds the reading of every contact down now with the heaviest mark as it stands.
-    func render(time: EventTime, resync: Bool) -> Reading {
+    ///
+    /// The readings are written into the storage of the last reading's contacts (free again once its consumer is
+    /// done with it), ranked in a buffer the tracker keeps: a frame allocates nothing here.
+    mutating func render(time: EventTime, resync: Bool) -> Reading {
         // Small rows (where the contact is, its force, when it began) are sorted, not the contacts themselves.
-        struct Row {
-            var index: Dictionary<Int, TrackedContact>.Index
-            var id: Int
-            var force: Double
-            var order: Int
-            var rank = 0
-            var grams: Double?
-        }
-        var rows: [Row] = []
-        rows.reserveCapacity(contacts.count)
+        var rows: [Ranking] = []
+        swap(&rows, &rankingBuffer)
+        rows.removeAll(keepingCapacity: true)
         for index in contacts.indices {
-            let (id, contact) = contacts[index]
-            rows.append(Row(index: index, id: id, force: force(of: contact), order: contact.order))
+            let contact = contacts.values[index]
+            rows.append(Ranking(index: index, force: force(of: contact), order: contact.order))
         }
         // Rank order: largest force first, ties to the contact that began first.
         rows.sort { $0.force != $1.force ? $0.force > $1.force : $0.order < $1.order }
@@ -329,66 +356,45 @@ public struct WeightTracker: Sendable {
         var totalGrams: Double? = knowsGrams ? 0 : nil
         // Sums in rank order, as the readings were always added up (floating-point sums depend on the order).
         for position in rows.indices {
-            let contact = contacts.values[rows[position].index]
+            let index = rows[position].index
+            let contact = contacts.values[index]
             let grams = grams(pressure: contact.reportedPressure, tare: contact.tarePressure)
             totalGrams = totalGrams.flatMap { sum in grams.map { sum + $0 } }
-            rows[position].rank = position + 1
-            rows[position].grams = grams
+            contacts.values[index].rank = position + 1
+            contacts.values[index].grams = grams
+            contacts.values[index].force = rows[position].force
         }
-        rows.sort { $0.id < $1.id }
+        rankingBuffer = rows
+        // The table is ordered by id, as the readings are.
         var readings: [ContactReading] = []
-        readings.reserveCapacity(rows.count)
-        for row in rows {
-            let contact = contacts.values[row.index]
-            let positive = Swift.max(row.force, 0)
+        swap(&readings, &current.contacts)
+        readings.removeAll(keepingCapacity: true)
+        for index in contacts.indices {
+            let contact = contacts.values[index]
+            let force = contact.force
+            let positive = Swift.max(force, 0)
             readings.append(
                 ContactReading(
-                    id: row.id,
+                    id: contacts.keys[index],
                     slot: contact.slot,
                     x: contact.x,
                     y: contact.y,
                     pressure: contact.rawPressure,
-                    force: row.force,
-                    percent: row.force * 100,
+                    force: force,
+                    percent: force * 100,
                     ratio: largest > 0 ? positive / largest : 0,
                     share: total > 0 ? positive / total : 0,
-                    rank: row.rank,
-                    heaviest: row.id == heaviestID,
+                    rank: contact.rank,
+                    heaviest: contacts.keys[index] == heaviestID,
                     stable: contact.stable,
                     saturated: isSaturated(contact.rawPressure),
-                    grams: row.grams,
+                    grams: contact.grams,
                     carrier: contact.isCarrier
                 )
             )
         }
         return Reading(time: time, contacts: readings, resync: resync, totalGrams: totalGrams)
     }
-}
-
-/// The ids a frame has shown so far: a short array searched in place for the few contacts of a real frame (a Set
-/// per frame cost more than the search), a Set beyond that.
-struct SeenIDs {
-    private var ids: [Int] = []
-    private var large: Set<Int>?
-    private static let searchLimit = 32
-
-    init(capacity: Int) {
-        if capacity > Self.searchLimit { large = Set(minimumCapacity: capacity) } else { ids.reserveCapacity(capacity) }
-    }
-
-    /// How many distinct ids were inserted.
-    var count: Int { large?.count ?? ids.count }
-
-    /// Adds `id`; false when it was already there.
-    mutating func insert(_ id: Int) -> Bool {
-        if large != nil { return large!.insert(id).inserted }
-        if ids.contains(id) { return false }
-        ids.append(id)
-        return true
-    }
-
-    /// Whether `id` was inserted.
-    func contains(_ id: Int) -> Bool { large?.contains(id) ?? ids.contains(id) }
 }
 
 /// Units per millimetre of a device's position axes, for recognising a carrier put back where it was.
