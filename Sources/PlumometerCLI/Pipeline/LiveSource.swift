@@ -94,14 +94,11 @@ final class LiveSource: FrameSource {
         if let onResync, inputs.contains(where: Self.beginsResync) { onResync() }
         try onInputs?(inputs)
         guard let consumer, !finished else { return }
-        for input in inputs {
-            guard let frame = decoder.consume(input) else { continue }
+        let stopped = try decoder.consume(inputs) { frame in
             clock.observed(frame.time)
-            if try consumer.tickDeadlines(through: frame.time) || consumer.consume(frame) {
-                _ = stop()
-                return
-            }
+            return try consumer.tickDeadlines(through: frame.time) || consumer.consume(frame)
         }
+        if stopped { _ = stop() }
     }
 
     private static func beginsResync(_ input: DeviceInput) -> Bool {

@@ -25,6 +25,14 @@ public struct SourceDecoder {
     @inline(__always)
     public mutating func consume(_ input: DeviceInput) -> ContactFrame? { decoder.consume(input) }
 
+    /// Decodes a batch of inputs (one read of a device), handing each frame to `body` as it completes; stops when
+    /// `body` returns true and says so. One access to the decoder for the whole read: kept in a class (a live
+    /// source), each single `consume` paid a runtime exclusivity check.
+    @inline(__always)
+    public mutating func consume(_ inputs: [DeviceInput], each body: (ContactFrame) throws -> Bool) rethrows -> Bool {
+        try decoder.consume(inputs, each: body)
+    }
+
     /// Says once, on stderr, how many events were for slots beyond the ones the decoder keeps: never silently.
     public mutating func reportDroppedSlots() {
         guard decoder.droppedSlotEvents > 0, !reported else { return }
