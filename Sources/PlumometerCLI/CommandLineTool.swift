@@ -1,5 +1,5 @@
 import PlumometerLinux
-public import PlumometerSession
+import PlumometerSession
 
 /// The `plumometer` command-line tool: dispatches to a command and turns its outcome into an exit status.
 ///
@@ -21,19 +21,9 @@ public enum CommandLineTool {
         exitProcess(run(arguments: Array(CommandLine.arguments.dropFirst())))
     }
 
-    /// Runs the tool with `arguments` (without the program name) and returns the exit status.
-    /// - Parameter runtime: the loop, console, clocks and files the command uses, bound to this task only (a test's);
-    ///   nil installs the system's for the process.
-    public static func run(arguments: [String], runtime: Runtime? = nil) -> Int32 {
-        guard let runtime else {
-            Runtime.current = .system()
-            return execute(arguments)
-        }
-        return Runtime.with(runtime) { execute(arguments) }
-    }
-
-    /// Runs the command `arguments` name in the current runtime and returns the exit status.
-    private static func execute(_ arguments: [String]) -> Int32 {
+    /// Runs the tool with `arguments` (without the program name) in the current runtime (``main()`` installs the
+    /// system's; a test binds its own) and returns the exit status.
+    public static func run(arguments: [String]) -> Int32 {
         do {
             try dispatch(arguments)
             return 0

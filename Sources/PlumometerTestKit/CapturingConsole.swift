@@ -90,7 +90,20 @@ public final class MemoryFiles: FileAccess {
 }
 
 extension Runtime {
-    /// A runtime for tests, to bind with `Runtime.with(_:_:)`: an ``EmbeddedEventLoop`` on ``ManualClocks`` (every
+    /// The runtime bound to the current task by ``with(_:_:)``.
+    @TaskLocal private static var bound: Runtime?
+
+    /// Makes ``Runtime/current`` read ``bound`` first (once, whoever asks first).
+    private static let scoped: Void = { Runtime.scope = { Runtime.bound } }()
+
+    /// Runs `body` with `runtime` as ``Runtime/current`` for this task only: tests running side by side each see
+    /// their own console, clocks, files and loop.
+    public static func with<Result>(_ runtime: Runtime, _ body: () throws -> Result) rethrows -> Result {
+        _ = scoped
+        return try $bound.withValue(runtime) { try body() }
+    }
+
+    /// A runtime for tests, to bind with ``with(_:_:)``: an ``EmbeddedEventLoop`` on ``ManualClocks`` (every
     /// session gets `loop`), a ``CapturingConsole`` and ``MemoryFiles``.
     public static func embedded(
         console: CapturingConsole = CapturingConsole(),

@@ -20,7 +20,9 @@ struct InProcessCommandTests {
                 "XDG_CONFIG_HOME": "/nonexistent-config",
             ]
         )
-        let status = CommandLineTool.run(arguments: arguments, runtime: .embedded(console: console, files: memory))
+        let status = Runtime.with(.embedded(console: console, files: memory)) {
+            CommandLineTool.run(arguments: arguments)
+        }
         return (status, console)
     }
 

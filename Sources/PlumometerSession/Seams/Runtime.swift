@@ -5,8 +5,9 @@ public import PlumometerCore
 ///
 /// The tool's entry installs the real ones (the bridge's `Runtime.system()`: poll with a signalfd, stdout and stderr,
 /// `CLOCK_MONOTONIC`, the file system) before any command runs; a test binds the test kit's (an embedded loop, a
-/// capturing console, set clocks) to its own task with ``with(_:_:)``, so tests running side by side each see their
-/// own. Until then, ``current`` is ``detached``: it writes nothing and opens nothing.
+/// capturing console, set clocks) to its own task with the test kit's `Runtime.with(_:_:)` (through ``scope``), so
+/// tests running side by side each see their own. Until then, ``current`` is ``detached``: it writes nothing and
+/// opens nothing.
 ///
 /// `@unchecked Sendable`: a runtime is bound to a task only to be used by that task's synchronous work; the real
 /// one's parts are safe from any thread (the stdout writer's thread reads its clock).
@@ -32,22 +33,19 @@ public struct Runtime: @unchecked Sendable {
         self.makeLoop = makeLoop
     }
 
-    /// The runtime in force: the one bound to the current task (``with(_:_:)``), else the process's. Setting it
-    /// installs the process's: once, by the entry point, on the main thread before any session.
+    /// The runtime in force: a test's (``scope``), else the process's. Setting it installs the process's: once, by
+    /// the entry point, on the main thread before any session.
     public static var current: Runtime {
-        get { bound ?? installed }
+        get { scope?() ?? installed }
         set { installed = newValue }
     }
 
     nonisolated(unsafe) private static var installed = Runtime.detached
 
-    /// A runtime bound to a task and what it calls synchronously (threads of its own see the process's).
-    @TaskLocal private static var bound: Runtime?
-
-    /// Runs `body` with `runtime` as ``current`` for this task only.
-    public static func with<Result>(_ runtime: Runtime, _ body: () throws -> Result) rethrows -> Result {
-        try $bound.withValue(runtime) { try body() }
-    }
+    /// Where the runtime of the code running now comes from when it is not the process's: the test kit's
+    /// `Runtime.with(_:_:)` binds one to a test's task, so tests running side by side each see their own. nil in
+    /// the tool (kept out of this target so that the tool does not link Swift's concurrency runtime: 1 MB of RSS).
+    public nonisolated(unsafe) static var scope: (() -> Runtime?)?
 
     /// A runtime with nothing behind it: no console output, clocks at zero, no files, no loop.
     public static var detached: Runtime {
