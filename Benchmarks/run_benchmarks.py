@@ -517,14 +517,17 @@ def startup(arguments, binary, work):
 
 # MARK: - Replay
 
+# The replay section's runs see the system's tools first (`libinput analyze` is Debian's, on /usr/bin/python3).
+SYSTEM_PATH = dict(os.environ, PATH="/usr/bin:/bin")
 
-def timed_run(command, work, name, stdout=subprocess.DEVNULL):
-    """One run of `command` through GNU time: (CPU s of the child, wall s, peak RSS KiB)."""
+
+def timed_run(command, work, name, stdout=subprocess.DEVNULL, environment=None):
+    """One run of `command` through GNU time, in `environment` (default: this one's): (CPU s of the child, wall s,
+    peak RSS KiB, stderr text)."""
     report = os.path.join(work, name + ".time")
     began = time.monotonic()
     process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", report] + command, stdout=stdout,
-                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                               env=dict(os.environ, PATH="/usr/bin:/bin"))
+                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=environment)
     error = process.stderr.read().decode(errors="replace")
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.monotonic() - began
@@ -532,13 +535,13 @@ def timed_run(command, work, name, stdout=subprocess.DEVNULL):
         raise RuntimeError("%s failed (status %d): %s" % (name, os.waitstatus_to_exitcode(status), error))
     with open(report) as handle:
         peak = int(handle.read().split()[-1])
-    return usage.ru_utime + usage.ru_stime, wall, peak
+    return usage.ru_utime + usage.ru_stime, wall, peak, error
 
 
 def counted_lines(command, pattern):
     """Runs `command` with its stdout in a pipe and counts the lines matching `pattern` (a compiled bytes regex)."""
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                               env=dict(os.environ, PATH="/usr/bin:/bin"))
+                               env=SYSTEM_PATH)
     count = sum(1 for line in process.stdout if pattern.match(line))
     error = process.stderr.read().decode(errors="replace")
     if process.wait() != 0:
@@ -605,7 +608,7 @@ def replay(arguments, binary, work):
         for name, command, path, wanted, _ in runs[shift:] + runs[:shift]:
             if name.startswith("libinput") and round_index > 0:
                 continue  # Python reads ~200 frames/s: one round (its figure varies far less than its size)
-            cpu, wall, peak = timed_run(command, work, "replay")
+            cpu, wall, peak, _ = timed_run(command, work, "replay", environment=SYSTEM_PATH)
             samples[name].append({"cpu_s": cpu, "wall_s": wall, "peak_rss_kib": peak})
             log("replay: %-22s %.3f s CPU, %.3f s wall, peak RSS %d KiB" % (name, cpu, wall, peak))
     result = {"frames": frames, "events": events, "file_mb": os.path.getsize(evemu) / 1e6,
@@ -673,8 +676,9 @@ def replay_large(arguments, binary, work):
                                                                                peak / 1024))
     # Throughput of the same file with the output to /dev/null (the run above pays for a pipe and grep), beside
     # cat of it; the run above proved that replay reads every frame of it.
-    replay_cpu, replay_wall, replay_peak = timed_run([binary, "replay", "--fast", "-f", "jsonl", path], work, "large")
-    cat_cpu, cat_wall, _ = timed_run(["/bin/cat", path], work, "large-cat")
+    replay_cpu, replay_wall, replay_peak, _ = timed_run(
+        [binary, "replay", "--fast", "-f", "jsonl", path], work, "large", environment=SYSTEM_PATH)
+    cat_cpu, cat_wall, _, _ = timed_run(["/bin/cat", path], work, "large-cat", environment=SYSTEM_PATH)
     os.unlink(path)
     log("replay, large file, to /dev/null: %.1f s CPU, %.1f s wall (%.0f frames/s, %.0f MB/s); cat %.2f s wall" % (
         replay_cpu, replay_wall, frames / replay_wall, size / 1e6 / replay_wall, cat_wall))
@@ -686,22 +690,6 @@ def replay_large(arguments, binary, work):
 
 
 # MARK: - Plot
-
-
-def plot_run(command, work, name, stdout=subprocess.DEVNULL):
-    """One run of `command` through GNU time: (CPU s of the child, wall s, peak RSS KiB, stderr text)."""
-    report = os.path.join(work, name + ".time")
-    began = time.monotonic()
-    process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", report] + command, stdout=stdout,
-                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    error = process.stderr.read().decode(errors="replace")
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.monotonic() - began
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError("%s failed (status %d): %s" % (name, os.waitstatus_to_exitcode(status), error))
-    with open(report) as handle:
-        peak = int(handle.read().split()[-1])
-    return usage.ru_utime + usage.ru_stime, wall, peak, error
 
 
 def svg_readings(path):
@@ -741,11 +729,11 @@ def plot(arguments, binary, work):
             # Alternated, so neither always runs on a machine warmed (or loaded) by the other.
             for name in (("replay", "plot") if index % 2 == 0 else ("plot", "replay")):
                 if name == "replay":
-                    cpu, wall, peak, _ = plot_run(replay_command, work, name)
+                    cpu, wall, peak, _ = timed_run(replay_command, work, name)
                 else:
                     if os.path.exists(svg):
                         os.unlink(svg)
-                    cpu, wall, peak, error = plot_run([binary, "plot", path, "-o", svg], work, name)
+                    cpu, wall, peak, error = timed_run([binary, "plot", path, "-o", svg], work, name)
                     noted = "wrote %s (%d readings)" % (svg, lines)
                     drawn = svg_readings(svg)
                     if noted not in error or drawn != lines:
