@@ -98,7 +98,8 @@ enum ProbeCommand {
         }
         if let failure = source.failure { throw failure }
         if let end = source.endTime { probe?.end(at: end) }
-        let path = found.kind == .device ? found.path : found.node ?? found.path
+        // A live device's node, or the one a recording names (else the recording's name for its device).
+        let path = found.node ?? found.path
         let result = ProbeResult(description: found.description, path: path, report: probe?.report)
         try StandardOutput.write(format == .json ? ProbeText.json(result) : ProbeText.text(result))
         if let report = result.report, !report.conclusive, !report.notes.isEmpty {
