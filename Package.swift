@@ -19,6 +19,23 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+// Start-up (docs/performance.md, "Start-up"). By default the compiler names a concrete generic type such as
+// `[AbsoluteAxis: Int32]` by its mangled name, and the runtime demangles it on first use, looking the type's
+// conformances up by a scan of every conformance record in the binary: a third of the instructions from spawn to the
+// first device record. This flag makes the code call the type's metadata accessor directly instead. It is an
+// unsafe flag, so it stays off `PlumometerCore`, the one target another package may depend on.
+let startupSettings: [SwiftSetting] =
+    strictSettings + [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+
+// The C++ and unwinding runtimes the Swift runtime needs, linked into the executable like the Swift runtime itself:
+// `Link/static-libstdc++/libstdc++.so` is a linker script that names Debian's `libstdc++.a` (libstdc++-NN-dev, which
+// the Swift toolchain requires), found ahead of the shared library, and `-static-libgcc` does the same for libgcc.
+// The dynamic loader no longer loads libstdc++.so.6 and libgcc_s.so.1 nor resolves their 1,700 symbol relocations at
+// every start: --version went from 3.0 to 1.1 million instructions.
+let staticRuntimeLinkerFlags = [
+    "-static-stdlib", "-L", Context.packageDirectory + "/Link/static-libstdc++", "-Xclang-linker", "-static-libgcc",
+]
+
 let package = Package(
     name: "plumometer",
     products: [
@@ -44,22 +61,22 @@ let package = Package(
             // Double.rounded() and friends call libm; a target that imports nothing must ask for it.
             linkerSettings: [.linkedLibrary("m")]
         ),
-        .target(name: "PlumometerRecording", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
+        .target(name: "PlumometerRecording", dependencies: ["PlumometerCore"], swiftSettings: startupSettings),
         // The bundled demo recording: one generated file (scripts/make-demo-recording.py), kept out of the readers.
-        .target(name: "PlumometerDemo", swiftSettings: strictSettings),
+        .target(name: "PlumometerDemo", swiftSettings: startupSettings),
         // Everything that turns readings into text, pure so golden-line tests run in milliseconds; the CLI writes it.
-        .target(name: "PlumometerOutput", dependencies: ["PlumometerCore"], swiftSettings: strictSettings),
+        .target(name: "PlumometerOutput", dependencies: ["PlumometerCore"], swiftSettings: startupSettings),
         // Sources, consumers and the session that runs them, pure: the bridge provides the real loop, console, clocks
         // and files; the test kit an embedded loop and a capturing console.
         .target(
             name: "PlumometerSession",
             dependencies: ["PlumometerCore", "PlumometerRecording", "PlumometerOutput", "PlumometerPictures"],
-            swiftSettings: strictSettings
+            swiftSettings: startupSettings
         ),
         .target(
             name: "PlumometerLinux",
             dependencies: ["PlumometerCore", "PlumometerSession", "CLibevdev", "CLibudev", "CPOSIX"],
-            swiftSettings: strictSettings
+            swiftSettings: startupSettings
         ),
         .target(
             name: "PlumometerCLI",
@@ -67,22 +84,22 @@ let package = Package(
                 "PlumometerCore", "PlumometerRecording", "PlumometerDemo", "PlumometerOutput", "PlumometerSession",
                 "PlumometerLinux", "PlumometerPictures",
             ],
-            swiftSettings: strictSettings
+            swiftSettings: startupSettings
         ),
-        // The Swift runtime linked in (only what is used, no dynamic loading of eight runtime libraries): a lean
-        // process, 1 ms and 6.5 MB for `--version` instead of 2.5 ms and 9 MB (docs/performance.md). Allowed here
-        // because an executable is never another package's dependency; the library targets carry no unsafe flags.
+        // The Swift runtime linked in (only what is used, no dynamic loading of eight runtime libraries), and the C++
+        // runtime with it (staticRuntimeLinkerFlags above): a lean process (docs/performance.md). Allowed here because
+        // an executable is never another package's dependency; PlumometerCore, the library product, has no unsafe flags.
         .executableTarget(
             name: "plumometer",
             dependencies: ["PlumometerCLI"],
-            swiftSettings: strictSettings,
-            linkerSettings: [.unsafeFlags(["-static-stdlib"])]
+            swiftSettings: startupSettings,
+            linkerSettings: [.unsafeFlags(staticRuntimeLinkerFlags)]
         ),
         // Pictures of readings, pure: the live pad map (terminal cells) and the SVG plot of a recording.
         .target(
             name: "PlumometerPictures",
             dependencies: ["PlumometerCore", "PlumometerOutput"],
-            swiftSettings: strictSettings
+            swiftSettings: startupSettings
         ),
         // The test kit, pure like the core: shared tags, a catalogue of devices and an event-script builder.
         // The embedded event loop, the capturing console and set clocks for sessions run in-process.

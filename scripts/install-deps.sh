@@ -13,6 +13,12 @@ case "${1:-}" in
 esac
 
 packages=(pkg-config libevdev-dev libinput-dev libudev-dev)
+# The executable links Debian's static libstdc++ (Package.swift, Link/static-libstdc++): libstdc++-NN-dev of the GCC
+# whose libraries the toolchain's clang links with (the Swift toolchain itself needs it, so it is usually there).
+if command -v clang >/dev/null 2>&1 && [[ "$(clang -print-file-name=libstdc++.a)" != /* ]]; then
+    gcc_major="$(basename "$(dirname "$(clang -print-libgcc-file-name)")")"
+    [[ "$gcc_major" =~ ^[0-9]+$ ]] && packages+=("libstdc++-$gcc_major-dev")
+fi
 if [[ "${1:-}" == "--test" ]]; then
     # umockdev emulates /dev/input/eventN for the bridge and CLI tests; evemu-tools and evtest are used to check
     # that our recordings are accepted by evemu-play and as a benchmark baseline. man-db and groff-base render
