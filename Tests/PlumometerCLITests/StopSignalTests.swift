@@ -1,5 +1,6 @@
 import Foundation
 import PlumometerCore
+import PlumometerRecording
 import PlumometerTestKit
 import PlumometerTestSupport
 import Testing
@@ -162,5 +163,54 @@ struct StopSignalTests {
         for line in lines {
             #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "incomplete line: \(line)")
         }
+    }
+
+    /// Signals that are not a stop reach the poll loop's signalfd too: a resized window (SIGWINCH) and a hang-up
+    /// (SIGHUP: `stream` reopens its device). Neither may end a write that waits for a stalled reader (`| less`,
+    /// paused): the reader gets every line once it reads, byte for byte what it gets unstalled.
+    @Test func signalsThatAreNotAStopLeaveAStalledStreamWhole() throws {
+        // 3,000 frames of five contacts: about 2 MB of JSON lines, thirty times what a pipe holds.
+        var script = EventScript(startingAt: EventTime(microseconds: 1))
+        for slot: Int32 in 0..<5 {
+            script = script.touch(slot: slot, id: 40 + slot, x: slot * 1_000, y: 2_000, pressure: 50)
+        }
+        for step: Int32 in 0..<3_000 {
+            script = script.report(after: .milliseconds(10)).move(slot: step % 5, pressure: 50 + step % 40)
+        }
+        let path = try CLI.temporaryDirectory().appendingPathComponent("stalled.evemu").path
+        try EvemuWriter.recording(of: DeviceCatalogue.appleSiliconTrackpad, events: script.report().events)
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let arguments = ["replay", "--fast", "-f", "jsonl", path]
+        let unstalled = try ProcessRunner.run(try CLI.binary, arguments, timeout: 60)
+        #expect(unstalled.status == 0, "\(unstalled.stderr)")
+        #expect(unstalled.stdout.utf8.count > 1_000_000)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", ProcessRunner.cleanSignals, try CLI.binary] + arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Nothing read for a while: the pipe fills and the replay waits to write. Then the signals, each while it
+        // waits.
+        Thread.sleep(forTimeInterval: 1.0)
+        for signal in [SIGWINCH, SIGHUP, SIGWINCH] {
+            kill(process.processIdentifier, signal)
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        // The same lines but for the `device` record's wall clock time of the start.
+        func withoutWallTime(_ text: String) -> String {
+            text.replacingOccurrences(of: #""wall_time":"[^"]*","#, with: "", options: .regularExpression)
+        }
+        let stalled = withoutWallTime(String(decoding: data, as: UTF8.self))
+        let whole = stalled == withoutWallTime(unstalled.stdout)
+        #expect(whole, "\(stalled.utf8.count) bytes stalled, \(unstalled.stdout.utf8.count) unstalled: \(stderr)")
     }
 }

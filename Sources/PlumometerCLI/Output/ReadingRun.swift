@@ -128,11 +128,8 @@ final class ReadingRun {
         let output = outputSettings.frameLimit.map { FrameLimitOutput(chosen, limit: $0) } ?? chosen
         if let descriptor = sink as? FileDescriptorWriter {
             // `>> log`: a line an earlier run left cut stays on its own, and this run's first record starts a line.
+            // (`-o FIFO` stalled by its reader hears SIGINT/SIGTERM between lines through StopRequests, as stdout.)
             try descriptor.startOnNewLineIfAppending()
-            // `-o FIFO` stalled by its reader still hears SIGINT/SIGTERM between lines, as stdout does.
-            if let driver, descriptor !== FileDescriptorWriter.standardOutput(), descriptor.isPipe {
-                descriptor.interruptDescriptor = driver.loop.signalFileDescriptor
-            }
         }
         self.latestStateWins = latestStateWins
         session = try Session(output: output, settings: settings, loop: loop)

@@ -33,9 +33,9 @@ public final class Driver: EventLoop {
         // Threads started from now on (the stdout writer) never take a stop: it is this thread's, which reads it
         // for a live view or unblocks it again in `run` for the default stop.
         blockJobControlSignals(true)
-        // A write that waits for a stalled stdout still hears SIGINT/SIGTERM (they are blocked, so the kernel
-        // would not interrupt it): it stops between lines instead.
-        FileDescriptorWriter.standardOutput().interruptDescriptor = loop.signalFileDescriptor
+        // A write that waits for a stalled stdout hears SIGINT/SIGTERM through StopRequests, never through this
+        // loop's signalfd: that one also carries SIGWINCH, SIGHUP and (with a live view) job control, and a window
+        // resized or a device reopened while `| less` is paused must not end the stream.
         loop.onSignal = { [unowned self] signal in
             if signal == StopSignal.hangup {
                 self.attempt { try self.onHangup() }
@@ -55,12 +55,6 @@ public final class Driver: EventLoop {
                 self.loop.stop()
             }
         }
-    }
-
-    deinit {
-        // The signalfd closes with the loop: writes after this one must not wait on it.
-        let output = FileDescriptorWriter.standardOutput()
-        if output.interruptDescriptor == loop.signalFileDescriptor { output.interruptDescriptor = nil }
     }
 
     /// Watches `fd`; errors thrown by `handler` stop the run and are rethrown by ``run()``.

@@ -9,8 +9,9 @@ public final class FileDescriptorWriter: @unchecked Sendable {
     /// What the messages call it: `standard output`, or a path.
     public let name: String
     private let ownsDescriptor: Bool
-    /// A descriptor (the poll loop's signalfd) that, once readable, ends a wait for a stalled reader: SIGINT and
-    /// SIGTERM are blocked, so a write blocked in the kernel would never see them.
+    /// A further descriptor that, once readable, ends a wait for a stalled reader as a stop signal does (a test
+    /// stands a pipe for one). The tool sets none: its waits hear SIGINT and SIGTERM through ``StopRequests``, and
+    /// never the poll loop's signalfd, which also carries SIGWINCH, SIGHUP and job control, none of them a stop.
     public var interruptDescriptor: Int32?
     /// Whether a write here never waits for a reader: a regular file, or a character device that is not a
     /// terminal (`/dev/null`). Such a descriptor is always writable, so asking `poll` first would be wasted.
