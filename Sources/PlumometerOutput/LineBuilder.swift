@@ -33,41 +33,18 @@ struct LineBuilder: ~Copyable {
 
     /// A signed whole number in decimal.
     mutating func append<Number: BinaryInteger>(integer value: Number) {
-        if value < 0 { appendByte(UInt8(ascii: "-")) }
-        appendDigits(UInt64(value.magnitude), minimumWidth: 1)
+        write(room: LineCursor.longestInteger) { $0.write(integer: value) }
     }
 
     /// `value` rounded to `decimals` places (0...6): `31.6` for `(31.5789, 1)`; "0" for a value that is not
     /// finite, and Swift's shortest text beyond 9e15 units of the last place (no fixed-point text is exact there).
     mutating func append(fixed value: Double, decimals: Int) {
-        let places = Swift.min(Swift.max(decimals, 0), 6)
-        let factor = Self.powers[places]
-        guard value.isFinite else {
-            appendByte(UInt8(ascii: "0"))
-            return
-        }
-        let scaled = (Swift.abs(value) * Double(factor)).rounded()
-        guard scaled < 9.0e15 else {
-            var text = String(value)
-            text.withUTF8 { appendBytes($0) }
-            return
-        }
-        let whole = UInt64(scaled)
-        if value < 0 && whole != 0 { appendByte(UInt8(ascii: "-")) }
-        appendDigits(whole / factor, minimumWidth: 1)
-        if places > 0 {
-            appendByte(UInt8(ascii: "."))
-            appendDigits(whole % factor, minimumWidth: places)
-        }
+        write(room: LineCursor.longestFixed) { $0.write(fixed: value, places: decimals) }
     }
 
     /// A kernel time as seconds with 6 decimals, exactly.
     mutating func append(seconds time: EventTime) {
-        let microseconds = time.microseconds
-        if microseconds < 0 { appendByte(UInt8(ascii: "-")) }
-        appendDigits(microseconds.magnitude / 1_000_000, minimumWidth: 1)
-        appendByte(UInt8(ascii: "."))
-        appendDigits(microseconds.magnitude % 1_000_000, minimumWidth: 6)
+        write(room: LineCursor.longestSeconds) { $0.write(seconds: time) }
     }
 
     /// `text` as a JSON string literal, quotes included (escaped like ``JSONText/string(_:)``).
@@ -90,48 +67,14 @@ struct LineBuilder: ~Copyable {
     /// The line as a `String`.
     var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
 
-    private static let powers: [UInt64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
-
-    /// `value` in decimal, left-padded with zeros to `minimumWidth` digits: the digits are counted, and written
-    /// into their room from the right two at a time (from a table of the pairs 00 to 99), zeros before them.
-    private mutating func appendDigits(_ value: UInt64, minimumWidth: Int) {
-        var digits = 1
-        var probe = value
-        while probe >= 10 {
-            probe /= 10
-            digits += 1
-        }
-        let width = Swift.max(digits, minimumWidth)
-        reserve(width)
-        let pairs: StaticString = """
-            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-            40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-            8081828384858687888990919293949596979899
-            """
-        let table = pairs.utf8Start
-        var remaining = value
-        var index = count + width
-        while remaining >= 100 {
-            let pair = Int(remaining % 100) &* 2
-            remaining /= 100
-            index &-= 2
-            base[index] = table[pair]
-            base[index &+ 1] = table[pair &+ 1]
-        }
-        if remaining >= 10 {
-            let pair = Int(remaining) &* 2
-            index &-= 2
-            base[index] = table[pair]
-            base[index &+ 1] = table[pair &+ 1]
-        } else {
-            index &-= 1
-            base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining)
-        }
-        while index > count {
-            index &-= 1
-            base[index] = UInt8(ascii: "0")
-        }
-        count += width
+    /// Numbers are written by the frame line's ``LineCursor`` (one number writer for every record): room for the
+    /// longest text first, then the cursor writes at the end of the line.
+    @inline(__always)
+    private mutating func write(room longest: Int, _ body: (inout LineCursor) -> Void) {
+        reserve(longest)
+        var cursor = LineCursor(position: base + count)
+        body(&cursor)
+        count = base.distance(to: cursor.position)
     }
 
     /// One byte.

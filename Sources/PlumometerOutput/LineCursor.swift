@@ -7,7 +7,8 @@ import PlumometerCore
 /// ``LineBuilder`` checks its capacity on every append and copies the finished line into a `String`; here the
 /// line is written straight into the `String`'s own storage, sized once for the longest line the reading can
 /// make, and numbers of a fixed number of places are written digit by digit without counting them first.
-/// Every number is the same text ``LineBuilder`` writes (NumberFormattingTests compares the two).
+/// ``LineBuilder`` writes its numbers with a cursor too, so every record's numbers are the same text
+/// (NumberFormattingTests checks them against a plain `String` rendering of the rule).
 struct LineCursor {
     /// Where the next byte goes.
     private(set) var position: UnsafeMutablePointer<UInt8>
@@ -17,6 +18,8 @@ struct LineCursor {
     static let longestFixed = 32
     /// The longest text ``write(integer:)`` writes: `Int.min` (20 bytes).
     static let longestInteger = 20
+    /// The longest text ``write(seconds:)`` writes: a sign, 13 digits of whole seconds, a point and 6 decimals.
+    static let longestSeconds = 21
 
     /// A `String` of at most `capacity` bytes written by `body` with a cursor, in one allocation.
     static func write(capacity: Int, _ body: (inout LineCursor) -> Void) -> String {

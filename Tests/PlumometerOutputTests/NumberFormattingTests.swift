@@ -30,8 +30,32 @@ import Testing
         }
     }
 
-    /// The cursor of the JSON frame line writes every number exactly as the builder does.
-    @Test func cursorWritesWhatTheBuilderWrites() {
+    /// The rule every record's numbers follow, written plainly with `String`: `decimals` clamped to 0...6, "0"
+    /// for a value that is not finite, half away from zero, Swift's shortest text from 9e15 units of the last
+    /// place, no minus sign on a value that rounds to zero.
+    static func referenceFixed(_ value: Double, _ decimals: Int) -> String {
+        let places = Swift.min(Swift.max(decimals, 0), 6)
+        let factor = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000][places] as UInt64
+        guard value.isFinite else { return "0" }
+        let scaled = (Swift.abs(value) * Double(factor)).rounded()
+        guard scaled < 9.0e15 else { return String(value) }
+        let whole = UInt64(scaled)
+        let sign = value < 0 && whole != 0 ? "-" : ""
+        guard places > 0 else { return sign + String(whole) }
+        let fraction = String(whole % factor)
+        return sign + String(whole / factor) + "." + String(repeating: "0", count: places - fraction.count) + fraction
+    }
+
+    /// A kernel time in microseconds as seconds with 6 decimals, written plainly with `String`.
+    static func referenceSeconds(_ microseconds: Int64) -> String {
+        let fraction = String(microseconds.magnitude % 1_000_000)
+        return (microseconds < 0 ? "-" : "") + String(microseconds.magnitude / 1_000_000) + "."
+            + String(repeating: "0", count: 6 - fraction.count) + fraction
+    }
+
+    /// The cursor of the JSON frame line, and the builder of every other record (which writes its numbers with
+    /// a cursor), write every number as the plain rule does.
+    @Test func cursorAndBuilderWriteWhatThePlainRuleWrites() {
         var values: [Double] = [
             0, -0.0, 0.5, 0.05, 0.005, 0.00005, 0.99995, 9.995, 99.95, 100, 1e300, -1e300, .nan, .infinity,
             -.infinity, 9.0e15, 8.9e15, 1e-300, -12.345, 1_350_451_575.5,
@@ -42,28 +66,34 @@ import Testing
             values.append(Double.random(in: -100_000...100_000, using: &generator))
         }
         let integers: [Int] = [0, 9, 10, 99, 100, 999, 1_000, 65_535, -1, -10, Int.max, Int.min, Int(Int32.min)]
-        let times: [Int64] = [0, 1, -1, 1_350_451_575_023_449, -1_500_000, 999_999, Int64.max]
-        for decimals in 0...6 {
+        let times: [Int64] = [0, 1, -1, 1_350_451_575_023_449, -1_500_000, 999_999, Int64.max, Int64.min]
+        for decimals in -1...7 {
             for value in values {
+                let expected = Self.referenceFixed(value, decimals)
                 var builder = LineBuilder(capacity: 8)
                 builder.append(fixed: value, decimals: decimals)
                 let written = LineCursor.write(capacity: LineCursor.longestFixed) {
                     $0.write(fixed: value, places: decimals)
                 }
-                #expect(written == builder.string, "\(value) with \(decimals) decimals")
+                #expect(written == expected, "\(value) with \(decimals) decimals")
+                #expect(builder.string == expected, "\(value) with \(decimals) decimals")
             }
         }
         for value in integers {
             var builder = LineBuilder(capacity: 8)
             builder.append(integer: value)
             let written = LineCursor.write(capacity: LineCursor.longestInteger) { $0.write(integer: value) }
-            #expect(written == builder.string, "\(value)")
+            #expect(written == String(value), "\(value)")
+            #expect(builder.string == String(value), "\(value)")
         }
         for microseconds in times {
             var builder = LineBuilder(capacity: 8)
             builder.append(seconds: EventTime(microseconds: microseconds))
-            let written = LineCursor.write(capacity: 32) { $0.write(seconds: EventTime(microseconds: microseconds)) }
-            #expect(written == builder.string, "\(microseconds)")
+            let written = LineCursor.write(capacity: LineCursor.longestSeconds) {
+                $0.write(seconds: EventTime(microseconds: microseconds))
+            }
+            #expect(written == Self.referenceSeconds(microseconds), "\(microseconds)")
+            #expect(builder.string == Self.referenceSeconds(microseconds), "\(microseconds)")
         }
     }
 
