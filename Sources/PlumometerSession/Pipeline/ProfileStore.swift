@@ -49,8 +49,8 @@ public enum ProfileStore {
         var slug = ""
         func dash() { if slug.utf8.last != UInt8(ascii: "-") { slug.append("-") } }
         // An ASCII name, which device names nearly always are, byte by byte: the same result as the general case
-        // below at a thirtieth of the cost on the way to the first record (the general case looks every character's
-        // Unicode properties up).
+        // below, which looks every character's Unicode properties up, at half its cost (20k instructions fewer on
+        // the way to the first record, callgrind).
         if name.utf8.allSatisfy({ $0 < 0x80 }) {
             for byte in name.utf8 {
                 switch byte {
