@@ -37,7 +37,6 @@ import subprocess
 import sys
 import tempfile
 import termios
-import threading
 import time
 import xml.etree.ElementTree as ElementTree
 
@@ -215,7 +214,9 @@ def build_helpers(work):
     subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", preload, os.path.join(HERE, "direct_io.c"), "-ldl"],
                    check=True)
     subprocess.run(["gcc", "-O2", "-o", floor, os.path.join(HERE, "evdev_floor.c")] + flags, check=True)
-    HELPERS.update(direct_io=preload, floor=floor)
+    driver = os.path.join(work, "paced_driver")
+    subprocess.run(["gcc", "-O2", "-pthread", "-o", driver, os.path.join(HERE, "paced_driver.c")], check=True)
+    HELPERS.update(direct_io=preload, floor=floor, paced_driver=driver)
 
 
 def io_counter(pid, key):
@@ -814,31 +815,41 @@ def idle(arguments, binary, work):
 # MARK: - Real-time load and latency
 
 
-def paced_write(device, frames, interval, stamps=None):
-    """Writes one frame per interval, each stamped with CLOCK_REALTIME just before its write.
+FRAME_EVENT = struct.Struct("<HHi")
 
-    Returns the seconds taken and how many writes were more than one interval behind their schedule (this
-    process was not scheduled in time: the machine, not the reader, was busy). With `stamps`, adds each frame's
-    time as the reader prints it (`seconds.microseconds`)."""
-    late_writes = 0
-    pack = EVENT.pack
-    start_time = time.monotonic() + 0.05
-    for index, events in enumerate(frames):
-        due = start_time + index * interval
-        while True:
-            remaining = due - time.monotonic()
-            if remaining <= 0:
-                break
-            time.sleep(remaining if remaining > 0.0003 else 0)
-        if time.monotonic() - due > interval:
-            late_writes += 1
-        now = time.time()
-        seconds = int(now)
-        microseconds = int((now - seconds) * 1e6)
-        if stamps is not None:
-            stamps.add("%d.%06d" % (seconds, microseconds))
-        os.write(device.fd, b"".join(pack(seconds, microseconds, t, c, v) for t, c, v in events))
-    return time.monotonic() - start_time, late_writes
+
+def paced_driver(device, frames, rate, work, name, reader_stdout=None):
+    """Starts Benchmarks/paced_driver.c writing `frames` into the device at `rate`, each stamped with
+    CLOCK_REALTIME just before its write(); with `reader_stdout` (a pipe), it also stamps each line read from it on
+    arrival. Returns the process and the paths of its stamps (a frame's time as the reader prints it) and arrivals
+    ("seconds.nanoseconds<TAB>line")."""
+    path = os.path.join(work, name + ".frames")
+    with open(path, "wb") as handle:
+        for events in frames:
+            handle.write(struct.pack("<I", len(events)))
+            handle.write(b"".join(FRAME_EVENT.pack(t, c, v) for t, c, v in events))
+    stamps = os.path.join(work, name + ".stamps") if reader_stdout is not None else "-"
+    arrivals = os.path.join(work, name + ".arrivals") if reader_stdout is not None else "-"
+    driver = subprocess.Popen([HELPERS["paced_driver"], device.path, path, str(rate), stamps, arrivals],
+                              stdin=reader_stdout if reader_stdout is not None else subprocess.DEVNULL,
+                              stdout=subprocess.PIPE)
+    return driver, stamps, arrivals
+
+
+def steal_seconds():
+    """CPU time the hypervisor took from this VM's virtual CPUs so far (/proc/stat's steal column, all CPUs)."""
+    with open("/proc/stat") as handle:
+        fields = handle.readline().split()
+    return int(fields[8]) / CLOCK_TICKS if len(fields) > 8 else 0.0
+
+
+def paced_written(driver):
+    """Waits for the driver's last write: the seconds the frames took and how many went out more than an
+    interval after their deadline (the driver was not run in time: the machine, not the reader, was busy)."""
+    line = driver.stdout.readline().split()
+    if len(line) != 3 or line[0] != b"written":
+        raise RuntimeError("paced_driver stopped before writing every frame (exit status %s)" % driver.wait())
+    return float(line[1]), int(line[2])
 
 
 def realtime_baseline(arguments, name, command, work):
@@ -849,8 +860,11 @@ def realtime_baseline(arguments, name, command, work):
     process = start(device, command)
     wait_for_open(process, device.path)
     time.sleep(0.2)
+    driver, _, _ = paced_driver(device, frames, arguments.rate, work, "realtime-" + name)
     before = cpu_seconds(process.pid)
-    elapsed, _ = paced_write(device, frames, 1.0 / arguments.rate)
+    elapsed, _ = paced_written(driver)
+    if driver.wait(timeout=30) != 0:
+        raise RuntimeError("paced_driver failed")
     while device.pending() > 0:
         time.sleep(0.005)
     wait_until_idle(process.pid, quiet=0.2)
@@ -872,45 +886,40 @@ def realtime(arguments, binary, work):
     process.stdout.readline()
     wait_for_open(process, device.path)
     time.sleep(0.2)
-    arrivals = []
-
-    def read_lines():
-        # Line by line, each stamped on arrival: the wall clock when this process got it from the pipe.
-        stream = process.stdout
-        clock = time.time
-        while True:
-            line = stream.readline()
-            if not line:
-                return
-            arrivals.append((clock(), line))
-
-    reader = threading.Thread(target=read_lines, daemon=True)
-    reader.start()
+    # Python's buffer holds the device line alone (no frame was written yet): the driver reads the rest.
+    driver, stamps_path, arrivals_path = paced_driver(device, frames, rate, work, "realtime", process.stdout)
     before = cpu_seconds(process.pid)
-    stamps = set()
-    elapsed, late_writes = paced_write(device, frames, interval, stamps)
+    stolen = steal_seconds()
+    elapsed, late_writes = paced_written(driver)
+    stolen = steal_seconds() - stolen
     while device.pending() > 0:
         time.sleep(0.005)
     wait_until_idle(process.pid, quiet=0.2)
     during = cpu_seconds(process.pid) - before
     peak = status_kib(process.pid, "VmHWM")
     usage = stop(process)
-    reader.join(timeout=10)
+    if driver.wait(timeout=60) != 0:
+        raise RuntimeError("paced_driver failed")
     device.close()
+    with open(stamps_path, "rb") as handle:
+        stamps = set(handle.read().split())
     latencies = []
     between = 0
-    for arrived, line in arrivals:
-        record = json.loads(line)
-        if record.get("type") == "frame":
-            # A reading stamped with a written frame's time is that frame's line; others are readings the
-            # tracker made between frames (a contact settling, the heaviest mark moving after its hold).
-            # Each stamp is taken once: a reading made between frames can fall on a frame's exact microsecond.
-            text = line.split(b'"time":', 1)[1].split(b",", 1)[0].decode()
-            if text in stamps:
-                stamps.discard(text)
-                latencies.append(arrived - float(record["time"]))
-            else:
-                between += 1
+    with open(arrivals_path, "rb") as handle:
+        for entry in handle:
+            arrived, line = entry.split(b"\t", 1)
+            record = json.loads(line)
+            if record.get("type") == "frame":
+                # A reading stamped with a written frame's time is that frame's line; others are readings the
+                # tracker made between frames (a contact settling, the heaviest mark moving after its hold).
+                # Each stamp is taken once: a reading made between frames can fall on a frame's exact
+                # microsecond.
+                text = line.split(b'"time":', 1)[1].split(b",", 1)[0]
+                if text in stamps:
+                    stamps.discard(text)
+                    latencies.append(float(arrived) - float(record["time"]))
+                else:
+                    between += 1
     if len(latencies) != count:
         raise RuntimeError("real-time run: %d frames written, %d of their lines read" % (count, len(latencies)))
     latencies.sort()
@@ -928,6 +937,8 @@ def realtime(arguments, binary, work):
         "readings_between_frames": between,
         "frames_later_than_one_interval": sum(1 for value in latencies if value > interval),
         "driver_writes_later_than_one_interval": late_writes,
+        "driver": "Benchmarks/paced_driver.c",
+        "hypervisor_steal_s": stolen,
         "peak_rss_kib": peak,
         "baseline_cpu_percent": {
             "cat": realtime_baseline(arguments, "cat", ["/bin/cat", NODE], work),
@@ -1117,12 +1128,12 @@ def table(results):
         add("")
         add("real time (bypass toll): %d Hz x %d contacts for %.1f s: %.1f us CPU per %.1f ms report interval "
             "(%.2f%% of one core); latency event->line read: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms; "
-            "%d of %d frames later than one interval (driver writes late: %d); %d readings between frames; "
-            "peak RSS %.1f MB" % (
+            "%d of %d frames later than one interval (driver writes late: %d; %.2f s of CPU stolen by the "
+            "hypervisor); %d readings between frames; peak RSS %.1f MB" % (
                 r["rate_hz"], r["contacts"], r["seconds"], r["cpu_us_per_report_interval"], 1000 / r["rate_hz"],
                 r["cpu_percent_of_one_core"], lat["p50"], lat["p99"], lat["p999"], lat["max"],
                 r["frames_later_than_one_interval"], r["frames"], r["driver_writes_later_than_one_interval"],
-                r["readings_between_frames"], r["peak_rss_kib"] / 1024))
+                r.get("hypervisor_steal_s", 0.0), r["readings_between_frames"], r["peak_rss_kib"] / 1024))
         add("  same load, other readers: cat %.2f%%, evtest %.2f%% of one core" % (
             r["baseline_cpu_percent"]["cat"], r["baseline_cpu_percent"]["evtest"]))
     if "soak" in results:

@@ -114,6 +114,9 @@ def main():
             [r["frames_later_than_one_interval"] for r in realtime], 0))
         print("  driver writes late                   %s" % figure(
             [r["driver_writes_later_than_one_interval"] for r in realtime], 0))
+        if all("hypervisor_steal_s" in r for r in realtime):
+            print("  CPU stolen by the hypervisor         %s" % figure([r["hypervisor_steal_s"] for r in realtime], 2,
+                                                                     " s"))
         goal("1 kHz x 16: event-to-line p99", [r["latency_ms"]["p99"] for r in realtime], 1.0, 3, " ms")
     if all("replay_large" in run for run in runs):
         large = [run["replay_large"] for run in runs]
