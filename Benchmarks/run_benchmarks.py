@@ -216,7 +216,9 @@ def build_helpers(work):
     subprocess.run(["gcc", "-O2", "-o", floor, os.path.join(HERE, "evdev_floor.c")] + flags, check=True)
     driver = os.path.join(work, "paced_driver")
     subprocess.run(["gcc", "-O2", "-pthread", "-o", driver, os.path.join(HERE, "paced_driver.c")], check=True)
-    HELPERS.update(direct_io=preload, floor=floor, paced_driver=driver)
+    probe = os.path.join(work, "wakeup_probe")
+    subprocess.run(["gcc", "-O2", "-o", probe, os.path.join(HERE, "wakeup_probe.c")], check=True)
+    HELPERS.update(direct_io=preload, floor=floor, paced_driver=driver, wakeup_probe=probe)
 
 
 def io_counter(pid, key):
@@ -843,6 +845,21 @@ def steal_seconds():
     return int(fields[8]) / CLOCK_TICKS if len(fields) > 8 else 0.0
 
 
+def wakeup_floor(rate, seconds=5):
+    """The machine's own punctuality (Benchmarks/wakeup_probe.c), taken just before the real-time run: how many of
+    `seconds * rate` sleeps to an absolute deadline woke more than an interval late, and how many gaps of more than
+    an interval a thread spinning as long saw."""
+    count = int(seconds * rate)
+    fields = subprocess.run([HELPERS["wakeup_probe"], str(count), str(int(1e6 / rate))], capture_output=True,
+                            text=True, check=True).stdout.split()
+    result = {"deadlines": count, "sleeps_late": int(fields[2]), "sleep_worst_ms": int(fields[3]) / 1e6,
+              "spin_gaps": int(fields[5]), "spin_worst_gap_ms": int(fields[6]) / 1e6}
+    log("real time, the machine: %d of %d sleeps woke more than an interval late (worst %.3f ms); a spinning thread "
+        "saw %d such gaps (worst %.3f ms)" % (result["sleeps_late"], count, result["sleep_worst_ms"],
+                                              result["spin_gaps"], result["spin_worst_gap_ms"]))
+    return result
+
+
 def paced_written(driver):
     """Waits for the driver's last write: the seconds the frames took and how many went out more than an
     interval after their deadline (the driver was not run in time: the machine, not the reader, was busy)."""
@@ -881,6 +898,7 @@ def realtime(arguments, binary, work):
     interval = 1.0 / rate
     count = int(arguments.realtime_seconds * rate)
     frames = list(evemu_stream.frames(count, arguments.realtime_contacts))
+    floor = wakeup_floor(rate)
     device = Device(os.path.join(work, "realtime"))
     process = start(device, [binary, "--device", NODE, "--format", "jsonl", "--quiet"], stdout=subprocess.PIPE)
     process.stdout.readline()
@@ -939,6 +957,7 @@ def realtime(arguments, binary, work):
         "driver_writes_later_than_one_interval": late_writes,
         "driver": "Benchmarks/paced_driver.c",
         "hypervisor_steal_s": stolen,
+        "machine_wakeups": floor,
         "peak_rss_kib": peak,
         "baseline_cpu_percent": {
             "cat": realtime_baseline(arguments, "cat", ["/bin/cat", NODE], work),
@@ -1136,6 +1155,11 @@ def table(results):
                 r.get("hypervisor_steal_s", 0.0), r["readings_between_frames"], r["peak_rss_kib"] / 1024))
         add("  same load, other readers: cat %.2f%%, evtest %.2f%% of one core" % (
             r["baseline_cpu_percent"]["cat"], r["baseline_cpu_percent"]["evtest"]))
+        if "machine_wakeups" in r:
+            m = r["machine_wakeups"]
+            add("  the machine just before (Benchmarks/wakeup_probe.c): %d of %d sleeps to a deadline woke more than an "
+                "interval late (worst %.3f ms); spinning as long, %d such gaps (worst %.3f ms)" % (
+                    m["sleeps_late"], m["deadlines"], m["sleep_worst_ms"], m["spin_gaps"], m["spin_worst_gap_ms"]))
     if "soak" in results:
         s = results["soak"]
         add("")

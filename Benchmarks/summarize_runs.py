@@ -117,6 +117,10 @@ def main():
         if all("hypervisor_steal_s" in r for r in realtime):
             print("  CPU stolen by the hypervisor         %s" % figure([r["hypervisor_steal_s"] for r in realtime], 2,
                                                                      " s"))
+        if all("machine_wakeups" in r for r in realtime):
+            print("  the machine: sleeps woken > 1 interval late, of %d  %s" % (
+                realtime[0]["machine_wakeups"]["deadlines"],
+                figure([r["machine_wakeups"]["sleeps_late"] for r in realtime], 0)))
         goal("1 kHz x 16: event-to-line p99", [r["latency_ms"]["p99"] for r in realtime], 1.0, 3, " ms")
     if all("replay_large" in run for run in runs):
         large = [run["replay_large"] for run in runs]
