@@ -31,6 +31,7 @@ import os
 import platform
 import re
 import resource
+import select
 import signal
 import struct
 import subprocess
@@ -860,9 +861,17 @@ def wakeup_floor(rate, seconds=5):
     return result
 
 
-def paced_written(driver):
+def paced_written(driver, frames, rate):
     """Waits for the driver's last write: the seconds the frames took and how many went out more than an
-    interval after their deadline (the driver was not run in time: the machine, not the reader, was busy)."""
+    interval after their deadline (the driver was not run in time: the machine, not the reader, was busy). A reader
+    that stops reading leaves the driver blocked on a full FIFO: after the frames' own time and a minute more, the
+    driver is killed and the run fails instead of hanging."""
+    ready, _, _ = select.select([driver.stdout], [], [], len(frames) / rate + 60)
+    if not ready:
+        driver.kill()
+        driver.wait()
+        raise RuntimeError("paced_driver did not finish writing %d frames in %.0f s: the reader stopped reading" % (
+            len(frames), len(frames) / rate + 60))
     line = driver.stdout.readline().split()
     if len(line) != 3 or line[0] != b"written":
         raise RuntimeError("paced_driver stopped before writing every frame (exit status %s)" % driver.wait())
@@ -879,7 +888,7 @@ def realtime_baseline(arguments, name, command, work):
     time.sleep(0.2)
     driver, _, _ = paced_driver(device, frames, arguments.rate, work, "realtime-" + name)
     before = cpu_seconds(process.pid)
-    elapsed, _ = paced_written(driver)
+    elapsed, _ = paced_written(driver, frames, arguments.rate)
     if driver.wait(timeout=30) != 0:
         raise RuntimeError("paced_driver failed")
     while device.pending() > 0:
@@ -908,7 +917,7 @@ def realtime(arguments, binary, work):
     driver, stamps_path, arrivals_path = paced_driver(device, frames, rate, work, "realtime", process.stdout)
     before = cpu_seconds(process.pid)
     stolen = steal_seconds()
-    elapsed, late_writes = paced_written(driver)
+    elapsed, late_writes = paced_written(driver, frames, rate)
     stolen = steal_seconds() - stolen
     while device.pending() > 0:
         time.sleep(0.005)
