@@ -10,8 +10,8 @@
  *
  *   paced_driver FIFO FRAMES RATE STAMPS ARRIVALS
  *
- * FRAMES  the frames, each a uint32 event count then that many (uint16 type, uint16 code, int32 value), native
- *         byte order; every frame goes out in one write() (a frame of 16 contacts is about 1.7 KB, under PIPE_BUF).
+ * FRAMES  the events as the kernel hands them to a reader (struct input_event, their times ignored); a frame ends
+ *         with each SYN_REPORT and goes out in one write() (a frame of 16 contacts is 1.6 KB, under PIPE_BUF).
  * RATE    frames per second.
  * STAMPS  where to write each frame's stamp as the reader prints it ("seconds.microseconds", a line per frame),
  *         or - for none.
@@ -26,6 +26,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/input.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,14 +35,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-struct event {
-	int64_t seconds;
-	int64_t microseconds;
-	uint16_t type;
-	uint16_t code;
-	int32_t value;
-};
 
 struct arrival {
 	struct timespec at;
@@ -134,48 +127,38 @@ int main(int argc, char **argv)
 	struct stat status;
 	if (frames_fd < 0 || fstat(frames_fd, &status) != 0)
 		fail(argv[2]);
-	unsigned char *frames = malloc(status.st_size ? status.st_size : 1);
-	if (!frames)
+	size_t event_total = (size_t)status.st_size / sizeof(struct input_event);
+	if (event_total * sizeof(struct input_event) != (size_t)status.st_size) {
+		fprintf(stderr, "paced_driver: %s: %lld bytes is not a whole number of events\n", argv[2],
+			(long long)status.st_size);
+		return 1;
+	}
+	struct input_event *events = malloc(status.st_size ? status.st_size : 1);
+	if (!events)
 		fail("malloc");
 	for (off_t done = 0; done < status.st_size;) {
-		ssize_t count = read(frames_fd, frames + done, status.st_size - done);
+		ssize_t count = read(frames_fd, (char *)events + done, status.st_size - done);
 		if (count <= 0)
 			fail(argv[2]);
 		done += count;
 	}
 	close(frames_fd);
 
-	/* Every frame's events laid out ahead, so the loop below only stamps and writes. */
-	size_t frame_count = 0, event_total = 0;
-	for (size_t offset = 0; offset + 4 <= (size_t)status.st_size; frame_count++) {
-		uint32_t count;
-		memcpy(&count, frames + offset, 4);
-		offset += 4 + (size_t)count * 8;
-		event_total += count;
-		if (offset > (size_t)status.st_size) {
-			fprintf(stderr, "paced_driver: %s: frame %zu runs past the end of the file\n", argv[2], frame_count);
-			return 1;
-		}
+	/* Where each frame starts, so the loop below only stamps and writes. */
+	size_t frame_count = 0;
+	for (size_t index = 0; index < event_total; index++)
+		frame_count += events[index].type == EV_SYN && events[index].code == SYN_REPORT;
+	if (event_total > 0 && (events[event_total - 1].type != EV_SYN || events[event_total - 1].code != SYN_REPORT)) {
+		fprintf(stderr, "paced_driver: %s: the last frame has no SYN_REPORT\n", argv[2]);
+		return 1;
 	}
-	struct event *events = calloc(event_total ? event_total : 1, sizeof *events);
 	size_t *first = calloc(frame_count + 1, sizeof *first);
 	char (*stamps)[32] = calloc(frame_count ? frame_count : 1, sizeof *stamps);
-	if (!events || !first || !stamps)
+	if (!first || !stamps)
 		fail("calloc");
-	size_t offset = 0, filled = 0;
-	for (size_t frame = 0; frame < frame_count; frame++) {
-		uint32_t count;
-		memcpy(&count, frames + offset, 4);
-		offset += 4;
-		first[frame] = filled;
-		for (uint32_t index = 0; index < count; index++, offset += 8, filled++) {
-			memcpy(&events[filled].type, frames + offset, 2);
-			memcpy(&events[filled].code, frames + offset + 2, 2);
-			memcpy(&events[filled].value, frames + offset + 4, 4);
-		}
-	}
-	first[frame_count] = filled;
-	free(frames);
+	for (size_t index = 0, frame = 1; index < event_total; index++)
+		if (events[index].type == EV_SYN && events[index].code == SYN_REPORT)
+			first[frame++] = index + 1;
 
 	int fifo = open(argv[1], O_WRONLY | O_CLOEXEC);
 	if (fifo < 0)
@@ -208,8 +191,8 @@ int main(int argc, char **argv)
 		clock_gettime(CLOCK_REALTIME, &wall);
 		int64_t microseconds = wall.tv_nsec / 1000;
 		for (size_t index = first[frame]; index < first[frame + 1]; index++) {
-			events[index].seconds = wall.tv_sec;
-			events[index].microseconds = microseconds;
+			events[index].input_event_sec = wall.tv_sec;
+			events[index].input_event_usec = microseconds;
 		}
 		snprintf(stamps[frame], sizeof stamps[frame], "%lld.%06lld", (long long)wall.tv_sec,
 			 (long long)microseconds);

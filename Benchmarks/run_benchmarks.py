@@ -818,9 +818,6 @@ def idle(arguments, binary, work):
 # MARK: - Real-time load and latency
 
 
-FRAME_EVENT = struct.Struct("<HHi")
-
-
 def paced_driver(device, frames, rate, work, name, reader_stdout=None):
     """Starts Benchmarks/paced_driver.c writing `frames` into the device at `rate`, each stamped with
     CLOCK_REALTIME just before its write(); with `reader_stdout` (a pipe), it also stamps each line read from it on
@@ -828,13 +825,12 @@ def paced_driver(device, frames, rate, work, name, reader_stdout=None):
     ("seconds.nanoseconds<TAB>line")."""
     path = os.path.join(work, name + ".frames")
     with open(path, "wb") as handle:
-        for events in frames:
-            handle.write(struct.pack("<I", len(events)))
-            handle.write(b"".join(FRAME_EVENT.pack(t, c, v) for t, c, v in events))
-    stamps = os.path.join(work, name + ".stamps") if reader_stdout is not None else "-"
-    arrivals = os.path.join(work, name + ".arrivals") if reader_stdout is not None else "-"
+        handle.write(encode(frames)[0])  # the driver stamps each frame anew
+    stamps = arrivals = "-"
+    if reader_stdout is not None:
+        stamps, arrivals = os.path.join(work, name + ".stamps"), os.path.join(work, name + ".arrivals")
     driver = subprocess.Popen([HELPERS["paced_driver"], device.path, path, str(rate), stamps, arrivals],
-                              stdin=reader_stdout if reader_stdout is not None else subprocess.DEVNULL,
+                              stdin=subprocess.DEVNULL if reader_stdout is None else reader_stdout,
                               stdout=subprocess.PIPE)
     return driver, stamps, arrivals
 
@@ -1161,14 +1157,13 @@ def table(results):
                 r["rate_hz"], r["contacts"], r["seconds"], r["cpu_us_per_report_interval"], 1000 / r["rate_hz"],
                 r["cpu_percent_of_one_core"], lat["p50"], lat["p99"], lat["p999"], lat["max"],
                 r["frames_later_than_one_interval"], r["frames"], r["driver_writes_later_than_one_interval"],
-                r.get("hypervisor_steal_s", 0.0), r["readings_between_frames"], r["peak_rss_kib"] / 1024))
+                r["hypervisor_steal_s"], r["readings_between_frames"], r["peak_rss_kib"] / 1024))
         add("  same load, other readers: cat %.2f%%, evtest %.2f%% of one core" % (
             r["baseline_cpu_percent"]["cat"], r["baseline_cpu_percent"]["evtest"]))
-        if "machine_wakeups" in r:
-            m = r["machine_wakeups"]
-            add("  the machine just before (Benchmarks/wakeup_probe.c): %d of %d sleeps to a deadline woke more than an "
-                "interval late (worst %.3f ms); spinning as long, %d such gaps (worst %.3f ms)" % (
-                    m["sleeps_late"], m["deadlines"], m["sleep_worst_ms"], m["spin_gaps"], m["spin_worst_gap_ms"]))
+        m = r["machine_wakeups"]
+        add("  the machine just before (Benchmarks/wakeup_probe.c): %d of %d sleeps to a deadline woke more than an "
+            "interval late (worst %.3f ms); spinning as long, %d such gaps (worst %.3f ms)" % (
+                m["sleeps_late"], m["deadlines"], m["sleep_worst_ms"], m["spin_gaps"], m["spin_worst_gap_ms"]))
     if "soak" in results:
         s = results["soak"]
         add("")
