@@ -2,8 +2,8 @@ public import PlumometerCore
 
 extension JSONLinesFormatter {
     /// The session's `summary` record, written once at the end with `--summary` (docs/output-format.md has its
-    /// schema): the session's times and counts, then each contact's placed and lifted times, settled weight and
-    /// time with the heaviest mark.
+    /// schema): the session's times and counts, then each contact's placed and lifted times, settled weight, peak
+    /// and time with the heaviest mark.
     /// - Parameters:
     ///   - summary: what the session came to.
     ///   - device: the device's node or recording name, as in the `frame` records.
@@ -50,6 +50,13 @@ extension JSONLinesFormatter {
             } else {
                 line.append("null")
             }
+            // Stable or not: all there is to say of a contact that never settled.
+            line.append(
+                contact.peak.unit == .grams
+                    ? ",\"peak\":{\"unit\":\"g\",\"value\":" : ",\"peak\":{\"unit\":\"%\",\"value\":"
+            )
+            line.append(fixed: contact.peak.value, decimals: 2)
+            line.append("}")
             line.append(",\"heaviest_seconds\":")
             line.append(fixed: contact.heaviestSeconds, decimals: 3)
             line.append("}")

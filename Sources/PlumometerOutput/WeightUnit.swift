@@ -16,13 +16,18 @@ public enum WeightUnit: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// The decimals a weight in this unit is written with: about a tenth of a gram or finer (a pound's 0.001 is
+    /// 0.45 g, an ounce's 0.01 is 0.28 g).
+    public var decimals: Int {
+        switch self {
+        case .grams, .carats: 1
+        case .ounces: 2
+        case .pounds: 3
+        }
+    }
+
     /// `12.3 g`, `0.43 oz`, `61.5 ct`, `0.027 lb`.
     public func format(grams: Double) -> String {
-        switch self {
-        case .grams: NumberText.fixed(value(fromGrams: grams), 1) + " g"
-        case .ounces: NumberText.fixed(value(fromGrams: grams), 2) + " oz"
-        case .carats: NumberText.fixed(value(fromGrams: grams), 1) + " ct"
-        case .pounds: NumberText.fixed(value(fromGrams: grams), 3) + " lb"
-        }
+        NumberText.fixed(value(fromGrams: grams), decimals) + " " + rawValue
     }
 }

@@ -12,7 +12,8 @@ public import PlumometerOutput
 /// ```
 ///
 /// Times are seconds from the session's first reading; the settled weight is the mean and standard deviation over
-/// the contact's stable windows, in `unit` when grams are known, else percent of full scale (`-` when never stable).
+/// the contact's stable windows, in `unit` when grams are known, else percent of full scale; a contact that was never
+/// stable shows its peak instead, said as such (`peak 12.5%`), as the plot's table does.
 public enum SummaryTable {
     /// The table's lines, without line ends; `ascii` replaces `±` with `+-` for a non-UTF-8 terminal.
     public static func lines(_ summary: SessionSummary, unit: WeightUnit = .grams, ascii: Bool = false) -> [String] {
@@ -22,7 +23,7 @@ public enum SummaryTable {
         for contact in summary.contacts {
             rows.append([
                 "#\(contact.id)", seconds(contact.placed), contact.lifted.map(seconds) ?? "-",
-                contact.settled.map { settledText($0, unit: unit, ascii: ascii) } ?? "-",
+                contact.settled.map { settledText($0, unit: unit, ascii: ascii) } ?? peakText(contact.peak, unit: unit),
                 NumberText.fixed(contact.heaviestSeconds, 1) + " s",
             ])
         }
@@ -41,11 +42,32 @@ public enum SummaryTable {
 
     /// `72.0 ± 0.2 g`, `45.0 ± 0.1%`.
     static func settledText(_ weight: SessionSummary.SettledWeight, unit: WeightUnit, ascii: Bool) -> String {
-        let grams = weight.unit == .grams
-        let factor = grams ? unit.value(fromGrams: 1) : 1
-        let decimals = grams && unit == .ounces ? 2 : 1
-        return NumberText.fixed(weight.mean * factor, decimals) + (ascii ? " +- " : " \u{00B1} ")
-            + NumberText.fixed(weight.standardDeviation * factor, decimals) + (grams ? " " + unit.rawValue : "%")
+        let number = Number(unit: weight.unit, shownIn: unit)
+        return number.text(weight.mean) + (ascii ? " +- " : " \u{00B1} ") + number.text(weight.standardDeviation)
+            + number.suffix
+    }
+
+    /// `peak 72.0 g`, `peak 45.0%`: the largest value of a contact that never settled.
+    static func peakText(_ peak: SessionSummary.Peak, unit: WeightUnit) -> String {
+        let number = Number(unit: peak.unit, shownIn: unit)
+        return "peak " + number.text(peak.value) + number.suffix
+    }
+
+    /// How the table writes a summary value: grams in the `--unit` chosen, with that unit's decimals as the text
+    /// lines have them (`0.159 lb`, never `0.2 lb`), percent with 1.
+    private struct Number {
+        let factor: Double
+        let decimals: Int
+        let suffix: String
+
+        init(unit: SessionSummary.WeightUnit, shownIn shown: WeightUnit) {
+            let grams = unit == .grams
+            factor = grams ? shown.value(fromGrams: 1) : 1
+            decimals = grams ? shown.decimals : 1
+            suffix = grams ? " " + shown.rawValue : "%"
+        }
+
+        func text(_ value: Double) -> String { NumberText.fixed(value * factor, decimals) }
     }
 
     private static func plural(_ count: Int, _ noun: String) -> String {

@@ -53,6 +53,7 @@ struct SummaryOptionTests {
         var placed: [Int: Double] = [:]
         var lifted: [Int: Double] = [:]
         var heaviest: [Int: Double] = [:]
+        var peak: [Int: Double] = [:]
         for (index, frame) in frames.enumerated() {
             let time = times[index]
             let ids = Set(frame.objects("contacts").compactMap { $0.int("id") })
@@ -62,6 +63,9 @@ struct SummaryOptionTests {
             for contact in frame.objects("contacts") where contact.bool("heaviest") == true {
                 heaviest[contact.int("id")!, default: 0] += next - time
             }
+            for contact in frame.objects("contacts") {
+                peak[contact.int("id")!] = max(peak[contact.int("id")!] ?? -.infinity, contact.number("grams") ?? 0)
+            }
         }
         let contacts = summary.objects("contacts")
         #expect(contacts.compactMap { $0.int("id") }.sorted() == placed.keys.sorted())
@@ -70,6 +74,10 @@ struct SummaryOptionTests {
             #expect(contact.number("placed") == placed[id])
             #expect(contact.number("lifted") == lifted[id])
             #expect(abs((contact.number("heaviest_seconds") ?? -1) - (heaviest[id] ?? 0)) < 0.002, "#\(id)")
+            // The peak: the largest grams of any frame that had it, above the settled mean (a plum set down).
+            let peakRecord = try #require(contact["peak"] as? [String: Any], "\(contact)")
+            #expect(peakRecord.string("unit") == "g")
+            #expect(peakRecord.number("value") == peak[id], "#\(id)")
         }
         // The demo's plums weigh 58 to 85 g and every one rests still for a while.
         for contact in contacts {
@@ -124,5 +132,18 @@ struct SummaryOptionTests {
         let ids = Set(frames.flatMap { $0.objects("contacts") }.compactMap { $0.int("id") })
         #expect(Set(summary.objects("contacts").compactMap { $0.int("id") }) == ids, "\(path)")
         #expect(summary.int("resyncs") == frames.filter { $0.bool("resync") == true }.count, "\(path)")
+        // Every contact's peak is the largest value any frame gave it, settled or not (most of these are taps).
+        var peaks: [Int: Double] = [:]
+        for contact in frames.flatMap({ $0.objects("contacts") }) {
+            let id = try #require(contact.int("id"))
+            let value = try #require(contact.number("grams") ?? contact.number("percent"), "\(contact)")
+            peaks[id] = max(peaks[id] ?? -.infinity, value)
+        }
+        for contact in summary.objects("contacts") {
+            let peak = try #require(contact["peak"] as? [String: Any], "\(path): \(contact)")
+            let id = try #require(contact.int("id"))
+            // The frame's percent has 1 decimal, the summary's 2.
+            #expect(abs((peak.number("value") ?? -1) - (peaks[id] ?? -2)) <= 0.051, "\(path): #\(id) \(peak)")
+        }
     }
 }

@@ -62,6 +62,7 @@ struct SessionSummaryTests {
         #expect(abs(settled.standardDeviation - 1) < 0.01)
         #expect(abs(settled.stableSeconds - 2) < 1e-9)
         #expect(abs(plum.heaviestSeconds - 2.5) < 1e-9)
+        #expect(plum.peak.unit == .grams && plum.peak.value == 51, "the largest reading, stable or not")
         #expect(summary.frames == 2002)
         #expect(abs(summary.duration - 2.5) < 1e-9)
     }
@@ -93,15 +94,26 @@ struct SessionSummaryTests {
         #expect(settled.minimum == 42.5 && settled.maximum == 42.5)
         #expect(settled.standardDeviation == 0)
         #expect(settled.stableSeconds == 1)
+        let peak = try #require(summarizer.summary().contacts.first?.peak)
+        #expect(peak.unit == .percent && peak.value == 90, "unstable readings too")
     }
 
-    @Test("a contact never stable has no settled weight")
+    @Test("a contact never stable has no settled weight, and its peak is its largest reading, not its last")
     func neverStable() {
         var summarizer = SessionSummarizer()
-        summarizer.consume(reading(0, [Plum(id: 1, value: 10, stable: false)]))
-        summarizer.consume(reading(0.2, []))
-        #expect(summarizer.summary().contacts.first?.settled == nil)
-        #expect(summarizer.summary().contacts.first?.lifted == at(0.2))
+        // A tap: pressed in, harder, eased off, lifted; beside it a plum resting the whole time.
+        for (seconds, value) in [(0.0, 10.0), (0.05, 35.5), (0.1, 20.0), (0.15, 4.0)] {
+            summarizer.consume(reading(seconds, [Plum(id: 1, value: value, stable: false), Plum(id: 2, value: 60)]))
+        }
+        summarizer.consume(reading(0.2, [Plum(id: 2, value: 60)]))
+        let contacts = summarizer.summary().contacts
+        #expect(contacts.first?.settled == nil)
+        #expect(contacts.first?.lifted == at(0.2))
+        #expect(contacts.first?.peak.unit == .grams && contacts.first?.peak.value == 35.5)
+        #expect(
+            contacts.last?.peak.unit == .grams && contacts.last?.peak.value == 60,
+            "the plum's own, never the tap's"
+        )
     }
 
     @Test("three plums: heaviest durations add up to the time any contact was down, each the time it held the mark")

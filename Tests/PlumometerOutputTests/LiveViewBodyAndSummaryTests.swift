@@ -74,8 +74,10 @@ struct LiveViewBodyAndSummaryTests {
                 == "{\"type\":\"summary\",\"device\":\"/dev/input/event7\",\"start\":1.000000,\"end\":6.000000,"
                 + "\"duration\":5.000000,\"frames\":3,\"resyncs\":1,\"skipped\":0,\"contacts\":["
                 + "{\"id\":11,\"placed\":1.000000,\"lifted\":null,\"settled\":{\"unit\":\"g\",\"mean\":72.00,"
-                + "\"min\":72.00,\"max\":72.00,\"sd\":0.00,\"stable_seconds\":5.000},\"heaviest_seconds\":5.000},"
-                + "{\"id\":12,\"placed\":3.000000,\"lifted\":4.500000,\"settled\":null,\"heaviest_seconds\":0.000}"
+                + "\"min\":72.00,\"max\":72.00,\"sd\":0.00,\"stable_seconds\":5.000},"
+                + "\"peak\":{\"unit\":\"g\",\"value\":72.00},\"heaviest_seconds\":5.000},"
+                + "{\"id\":12,\"placed\":3.000000,\"lifted\":4.500000,\"settled\":null,"
+                + "\"peak\":{\"unit\":\"%\",\"value\":0.10},\"heaviest_seconds\":0.000}"
                 + "]}\n"
         )
         #expect(

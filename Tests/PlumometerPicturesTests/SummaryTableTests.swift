@@ -18,7 +18,7 @@ struct SummaryTableTests {
         #expect(lines[4] == "12.00 s, 1201 readings, 1 resync, 0 skipped")
     }
 
-    @Test("percent without grams, ounces, ASCII, a contact never stable, an empty session")
+    @Test("percent without grams, ounces, pounds, carats, ASCII, a contact never stable, an empty session")
     func variants() {
         var summarizer = SessionSummarizer()
         summarizer.consume(Reading(time: at(0), contacts: [contact(1, atMM: 10, 10, force: 0.45, stable: true)]))
@@ -33,11 +33,21 @@ struct SummaryTableTests {
         summarizer.noteSkipped(readings: 3)
         let lines = SummaryTable.lines(summarizer.summary(endingAt: at(4)), ascii: true)
         #expect(lines[1].hasSuffix("45.0 +- 0.0%      0.0 s"))
-        #expect(lines[2].hasSuffix("   -      0.0 s"))
+        // Never stable: its peak, said as such, where the settled weight would be.
+        #expect(lines[2].hasSuffix("   peak 10.0%      0.0 s"), "\(lines[2])")
         #expect(lines[3] == "4.00 s, 2 readings, 0 resyncs, 3 skipped")
         var grams = SessionSummarizer()
         grams.consume(Reading(time: at(0), contacts: [contact(1, atMM: 1, 1, force: 0.2, grams: 56.699, stable: true)]))
         #expect(SummaryTable.lines(grams.summary(), unit: .ounces)[1].contains("2.00 ± 0.00 oz"))
+        // Pounds with the text lines' 3 decimals: a 57 g plum is 0.125 lb, which 1 decimal would round to 0.1.
+        #expect(SummaryTable.lines(grams.summary(), unit: .pounds)[1].contains("0.125 ± 0.000 lb"))
+        #expect(SummaryTable.lines(grams.summary(), unit: .carats)[1].contains("283.5 ± 0.0 ct"))
+        var tap = SessionSummarizer()
+        tap.consume(Reading(time: at(0), contacts: [contact(1, atMM: 1, 1, force: 0.2, grams: 56.699)]))
+        tap.consume(Reading(time: at(0.1), contacts: [contact(1, atMM: 1, 1, force: 0.1, grams: 28.35)]))
+        tap.consume(Reading(time: at(0.2), contacts: []))
+        #expect(SummaryTable.lines(tap.summary(), unit: .ounces)[1].hasSuffix("   peak 2.00 oz      0.0 s"))
+        #expect(SummaryTable.lines(tap.summary())[1].hasSuffix("   peak 56.7 g      0.0 s"))
         #expect(
             SummaryTable.lines(SessionSummarizer().summary()) == [
                 "no contacts", "0.00 s, 0 readings, 0 resyncs, 0 skipped",

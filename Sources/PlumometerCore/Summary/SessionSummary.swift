@@ -26,6 +26,15 @@ public struct SessionSummary: Hashable, Sendable {
         public var stableSeconds: Double
     }
 
+    /// The largest value a contact read at any moment, stable or not: what there is to say of a contact that never
+    /// settled (a tap, a press, a plum rolled off before it came to rest).
+    public struct Peak: Hashable, Sendable {
+        /// Grams when the contact's first reading carried grams, else percent of full scale.
+        public var unit: WeightUnit
+        /// The largest value in that unit.
+        public var value: Double
+    }
+
     /// One contact of the session.
     public struct Contact: Hashable, Sendable {
         /// The contact's id.
@@ -36,6 +45,8 @@ public struct SessionSummary: Hashable, Sendable {
         public var lifted: EventTime?
         /// What it settled at, or nil when it was never stable.
         public var settled: SettledWeight?
+        /// The largest value it read, stable or not.
+        public var peak: Peak
         /// Seconds it carried the heaviest mark.
         public var heaviestSeconds: Double
     }
@@ -117,8 +128,17 @@ public struct SessionSummarizer: Sendable {
                 running = down[index]
                 carried += 1
             } else {
+                let unit: SessionSummary.WeightUnit = contact.grams != nil ? .grams : .percent
+                let peak = SessionSummary.Peak(unit: unit, value: contact.grams ?? contact.percent)
                 running = Running(
-                    contact: .init(id: contact.id, placed: time, lifted: nil, settled: nil, heaviestSeconds: 0)
+                    contact: .init(
+                        id: contact.id,
+                        placed: time,
+                        lifted: nil,
+                        settled: nil,
+                        peak: peak,
+                        heaviestSeconds: 0
+                    )
                 )
             }
             Self.take(contact, into: &running)
@@ -134,13 +154,16 @@ public struct SessionSummarizer: Sendable {
         last = time
     }
 
-    /// Records what `contact` shows now: its heaviest mark, and its value when stable.
+    /// Records what `contact` shows now: its heaviest mark, its peak, and its value when stable.
     private static func take(_ contact: ContactReading, into running: inout Running) {
         running.wasHeaviest = contact.heaviest
         running.pendingValue = nil
-        guard contact.stable else { return }
         let unit: SessionSummary.WeightUnit = contact.grams != nil ? .grams : .percent
         let value = contact.grams ?? contact.percent
+        if unit == running.contact.peak.unit && value > running.contact.peak.value {
+            running.contact.peak.value = value
+        }
+        guard contact.stable else { return }
         if running.unit == nil {
             running.unit = unit
             running.origin = value
