@@ -181,9 +181,10 @@ extension SVGPlot {
             let y = top + 34 + Double(row) * rowHeight
             let seconds = { (time: EventTime) in NumberText.fixed(time.seconds(since: origin), 2) + " s" }
             let index = series.firstIndex { $0.id == contact.id } ?? -1
-            // Never stable: its peak, said as such, rather than a dash.
-            let peak = index >= 0 ? "peak " + valueText(series[index].peakValue, unit: unit) : "\u{2013}"
-            let settled = contact.settled.map { SummaryTable.settledText($0, unit: unit, ascii: false) } ?? peak
+            // The text table's cell: never stable, its peak, said as such, rather than a dash.
+            let settled =
+                contact.settled.map { SummaryTable.settledText($0, unit: unit, ascii: false) }
+                ?? SummaryTable.peakText(contact.peak, unit: unit)
             let cells = [
                 "#\(contact.id)", seconds(contact.placed), contact.lifted.map(seconds) ?? "\u{2013}", settled,
                 NumberText.fixed(contact.heaviestSeconds, 1) + " s",

@@ -42,6 +42,21 @@ struct SummaryOptionTests {
         #expect((settled.number("stable_seconds") ?? 0) > 0.3)
     }
 
+    @Test func withATareThePeakIsWhatTheFramesCarriedBeforeIt() throws {
+        // --tare takes the object's zero when it first rests: its settled weight is then about 0 g, while the
+        // frames before that carried its untared grams, and the peak is the largest of those (docs/output-format.md).
+        let (summary, frames) = try Self.summary(
+            ["replay", "--fast", "-f", "jsonl", "--summary", "--tare", CLI.fixture("grams-pad.one-object.evemu")]
+        )
+        let grams = frames.flatMap { $0.objects("contacts") }.compactMap { $0.number("grams") }
+        let contact = try #require(summary.objects("contacts").first)
+        let settled = try #require(contact["settled"] as? [String: Any])
+        #expect(abs(settled.number("mean") ?? 99) < 1, "\(settled)")
+        let peak = try #require(contact["peak"] as? [String: Any])
+        #expect(peak.number("value") == grams.max(), "\(peak) \(grams)")
+        #expect((peak.number("value") ?? 0) > 200)
+    }
+
     @Test func theDemoSummaryAgreesWithItsFrames() throws {
         let (summary, frames) = try Self.summary(["demo", "--fast", "-f", "jsonl", "--summary"])
         #expect(summary.int("frames") == frames.count)

@@ -98,6 +98,11 @@ struct SVGPlotTests {
         #expect(plain.all("polyline", class: "saturated").isEmpty)
         #expect(!plain.all("text").contains { $0.text.contains("saturated") })
         #expect(plain.all("text", class: "legend-contact").map(\.text) == ["#1 peak 72 g, never settled"])
+        // The table beside the surface is the text summary's table: the same cell, to the tenth of a gram.
+        #expect(plain.all("text", class: "summary-cell").map(\.text).contains("peak 72.0 g"))
+        var summarizer = SessionSummarizer()
+        summarizer.consume(Reading(time: at(0), contacts: [contact(1, atMM: 20, 30, force: 0.288, grams: 72)]))
+        #expect(SummaryTable.lines(summarizer.summary())[1].hasSuffix(" peak 72.0 g      0.0 s"))
     }
 
     @Test("ticks are 1-2-5 steps with units; the value axis starts at zero and covers the heaviest value")
