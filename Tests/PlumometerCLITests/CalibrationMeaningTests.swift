@@ -165,6 +165,20 @@ extension CalibrationMeaningTests {
         #expect(!force.stdout.contains("contact area") && !force.stderr.contains("contact area"))
     }
 
+    @Test func allowingContactSizeOnAForceSensorChangesNothingAndSaysSo() throws {
+        let points = ["--point", "150:0", "--point", "420:270", "--no-save", "-f", "json"]
+        let fixture = CLI.fixture("grams-pad.one-object.evemu")
+        let plain = try CLI.run(["calibrate", "--replay", fixture] + points)
+        let allowed = try CLI.run(["calibrate", "--replay", fixture, "--allow-contact-size"] + points)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stdout == plain.stdout, "the same calibration")
+        #expect(try CLI.jsonObjects(allowed).first?.bool("contact_area") == false)
+        #expect(allowed.stderr.contains("senses force, not contact size: --allow-contact-size changes nothing"))
+        #expect(!plain.stderr.contains("--allow-contact-size"), "\(plain.stderr)")
+        let quiet = try CLI.run(["calibrate", "--replay", fixture, "--allow-contact-size", "-q"] + points)
+        #expect(!quiet.stderr.contains("--allow-contact-size"), "a note, left out with -q")
+    }
+
     @Test func calibrateRefusesABogusDeviceEvenWhenContactSizeIsAllowed() throws {
         let result = try CLI.run([
             "calibrate", "--replay", bogus, "--point", "0:0", "--point", "700:10", "--point", "1400:20",

@@ -255,7 +255,8 @@ enum CalibrateCommand {
     }
 
     /// Refuses a device whose pressure is no weight: `bogus` always (its axis carries no pressure), `contact-size`
-    /// unless `allowContactSize` (its pressure grows with the area touching).
+    /// unless `allowContactSize` (its pressure grows with the area touching). On a force sensor `allowContactSize`
+    /// changes nothing, and a note says so.
     /// - Returns: whether the calibration maps contact area (a contact-size device, allowed).
     /// - Throws: ``CLIError`` with the reason and what to do.
     static func refuseIfNotAScale(_ description: DeviceDescription, allowContactSize: Bool) throws -> Bool {
@@ -275,7 +276,15 @@ enum CalibrateCommand {
                     + "the profile is marked, and every reading of it says 'contact area, not weight'."
             )
         case .contactSize: return true
-        case .forceWithUnits, .force, .none: return false
+        case .forceWithUnits, .force:
+            if allowContactSize {
+                Diagnostics.note(
+                    "'\(name)' senses force, not contact size: --allow-contact-size changes nothing here (the profile "
+                        + "is a scale's, not marked as contact area)."
+                )
+            }
+            return false
+        case .none: return false
         }
     }
 
