@@ -12,6 +12,7 @@
  *   wakeup_probe COUNT INTERVAL_US
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -36,7 +37,7 @@ int main(int argc, char **argv)
 	for (long index = 0; index < count; index++) {
 		long long due = origin + index * interval;
 		struct timespec deadline = { due / 1000000000, due % 1000000000 };
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL) != 0)
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL) == EINTR)
 			;
 		long long lateness = now() - due;
 		late += lateness > interval;

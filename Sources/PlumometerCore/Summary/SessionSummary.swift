@@ -128,15 +128,14 @@ public struct SessionSummarizer: Sendable {
                 running = down[index]
                 carried += 1
             } else {
-                let unit: SessionSummary.WeightUnit = contact.grams != nil ? .grams : .percent
-                let peak = SessionSummary.Peak(unit: unit, value: contact.grams ?? contact.percent)
+                let (unit, value) = Self.value(of: contact)
                 running = Running(
                     contact: .init(
                         id: contact.id,
                         placed: time,
                         lifted: nil,
                         settled: nil,
-                        peak: peak,
+                        peak: .init(unit: unit, value: value),
                         heaviestSeconds: 0
                     )
                 )
@@ -158,8 +157,7 @@ public struct SessionSummarizer: Sendable {
     private static func take(_ contact: ContactReading, into running: inout Running) {
         running.wasHeaviest = contact.heaviest
         running.pendingValue = nil
-        let unit: SessionSummary.WeightUnit = contact.grams != nil ? .grams : .percent
-        let value = contact.grams ?? contact.percent
+        let (unit, value) = Self.value(of: contact)
         if unit == running.contact.peak.unit && value > running.contact.peak.value {
             running.contact.peak.value = value
         }
@@ -176,6 +174,11 @@ public struct SessionSummarizer: Sendable {
         running.unweightedSquares += shifted * shifted
         running.minimum = Swift.min(running.minimum, value)
         running.maximum = Swift.max(running.maximum, value)
+    }
+
+    /// What `contact` reads: grams when it carries them, else percent of full scale.
+    private static func value(of contact: ContactReading) -> (unit: SessionSummary.WeightUnit, value: Double) {
+        contact.grams.map { (.grams, $0) } ?? (.percent, contact.percent)
     }
 
     /// Counts readings the consumer never saw, `resyncs` of them resynchronisations.
