@@ -27,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import evemu_stream  # noqa: E402
-import run_benchmarks as bench  # noqa: E402
+from plumobench import testbed as bench  # noqa: E402
 
 # Each part: a name, and substrings one of which a function's (mangled) name must contain. Parts must not nest,
 # or a cost would be counted twice; the reading part's libevdev share is shown beside it.
