@@ -25,11 +25,14 @@ public enum PadMapCharset: Hashable, Sendable {
 /// plums at 2% of a 6 kg pad are not all dots); the pixel under a contact's position is always filled, so even a feather shows.
 /// Lighter contacts are drawn first, so a heavier one lies on top where circles overlap, the heaviest last.
 ///
-/// Labels (`#17 30.0% 72 g`, `#18 45.0%`: the contact's name, its percent of full scale, its weight when known; `*`
-/// after it when stable, `>` before the figures when saturated) are placed by one deterministic rule, contacts taken from left to right (ties by
-/// id): the first of right of the circle, left of it, the row above it, the row below it that lies inside the
-/// surface, keeps a blank column from every label already placed and covers no circle; if none does, the first
-/// that only covers circles; if none, the label is left out and the legend counts it as unlabelled.
+/// Labels (`#17 30.0% 72 g`, `#18 45.0%`: the contact's name, its percent of full scale, its weight when known; `=`
+/// after it when stable, as in the text lines, `>` before the figures when saturated) belong to one circle at a
+/// glance: each lies directly above its circle, directly below it, or on it (its centre row first), centred on it
+/// or shifted so that it still spans the circle's centre column; it must lie inside the surface, keep a blank
+/// column from every label already placed, and be nearer its own circle than any other, measured from its every
+/// cell (name included) to the nearest cell of each circle, a cell counting 1 wide and 2 tall. Contacts are taken
+/// from left to right (ties by id), each at its first place that fits; a label that fits nowhere is tried as the
+/// name alone (`#17`), and is otherwise left out and counted in the legend as unlabelled.
 public struct PadMap: Sendable {
     /// The surface's shape.
     public var geometry: PadGeometry
@@ -101,9 +104,21 @@ public struct PadMap: Sendable {
 
     /// The screen lines for `reading`: the framed surface with its circles and labels, then the legend line.
     /// Each line is at most ``columns`` visible columns; escape sequences, when ``colour`` is on, take none.
-    public func render(_ reading: Reading) -> [String] {
+    public func render(_ reading: Reading) -> [String] { drawn(reading).lines }
+
+    /// The screen lines for `reading` when the map shows every contact with its circle and at least its name, and
+    /// the surface is at least three rows; nil otherwise, so the live view shows the bars instead of a map that
+    /// leaves something out (the map, then the bars, then a line per object as the terminal shrinks).
+    public func renderWhole(_ reading: Reading) -> [String]? {
+        guard let cells = surfaceCells, cells.rows >= 3 else { return nil }
+        let (lines, unlabelled) = drawn(reading)
+        return unlabelled == 0 ? lines : nil
+    }
+
+    /// The lines, and how many contacts have no label.
+    private func drawn(_ reading: Reading) -> (lines: [String], unlabelled: Int) {
         guard let cells = surfaceCells else {
-            return [legend(unlabelled: 0, unplaced: 0)]
+            return ([legend(unlabelled: 0, unplaced: 0)], 0)
         }
         var raster = PadRaster(
             columns: cells.columns,
@@ -129,16 +144,20 @@ public struct PadMap: Sendable {
             (circles[$0.id]!.centreColumn, $0.id) < (circles[$1.id]!.centreColumn, $1.id)
         }
         for contact in leftToRight {
-            let text = label(of: contact)
-            if !raster.place(label: text, beside: circles[contact.id]!, heaviest: contact.heaviest) { unlabelled += 1 }
+            // The whole label, else the name alone (the bars view has the rest), else none, counted in the legend.
+            let labelled = [label(of: contact), "#" + String(contact.id)].contains {
+                raster.place(label: $0, beside: circles[contact.id]!, heaviest: contact.heaviest)
+            }
+            if !labelled { unlabelled += 1 }
         }
         var lines = raster.lines(charset: charset, colour: colour)
         lines.append(legend(unlabelled: unlabelled, unplaced: reading.contacts.count - placed.count))
-        return lines
+        return (lines, unlabelled)
     }
 
     /// A contact's label: its name, then its percent of full scale and its weight when known (`#17 30.0% 72 g`,
-    /// `#18 45.0%`), with `*` when stable and `>` before the figures when saturated (at least this much).
+    /// `#18 45.0%`), with `=` when stable (as the text lines mark it; `*` is the heaviest's mark in every view) and
+    /// `>` before the figures when saturated (at least this much).
     ///
     /// The name is the one every output gives a contact: `#` and its id (the JSON's and CSV's `id`, the kernel's
     /// tracking id), as in the bars, the text lines, the summary and the plot; the heaviest is told by its fill.
@@ -146,7 +165,7 @@ public struct PadMap: Sendable {
         var text = "#" + String(contact.id) + " " + (contact.saturated ? ">" : "")
         text += NumberText.fixed(contact.percent, 1) + "%"
         if let grams = contact.grams { text += " " + unit.label(grams: grams) }
-        return text + (contact.stable ? "*" : "")
+        return text + (contact.stable ? "=" : "")
     }
 
     /// The legend: what the fills and marks mean, the surface's size, and how many contacts are not shown whole,
@@ -154,7 +173,7 @@ public struct PadMap: Sendable {
     func legend(unlabelled: Int, unplaced: Int) -> String {
         let (contact, heaviest) = charset == .unicode ? ("\u{2588}", colour ? "\u{2588}" : "\u{2593}") : ("o", "#")
         let times = charset == .unicode ? "\u{00D7}" : "x"
-        var tail = " heaviest  * stable  size ~ force"
+        var tail = " heaviest  = stable  size ~ force"
         if forceScale < 1 { tail += " (largest " + PictureText.trimmed(forceScale * 100, 1) + "%)" }
         tail += "  pad "
         tail += NumberText.fixed(geometry.width, 0) + times + NumberText.fixed(geometry.height, 0)

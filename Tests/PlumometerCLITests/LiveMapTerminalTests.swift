@@ -75,7 +75,7 @@ struct LiveMapTerminalTests {
         let grams = contact.number("grams") ?? 0
         let value = grams >= 10 ? String(Int(grams.rounded())) : String(format: "%.1f", grams)
         let percent = String(format: "%.1f", contact.number("percent") ?? 0)
-        return "#\(contact.int("id") ?? 0) \(percent)% \(value) g" + (contact.bool("stable") == true ? "*" : "")
+        return "#\(contact.int("id") ?? 0) \(percent)% \(value) g" + (contact.bool("stable") == true ? "=" : "")
     }
 
     @Test func labelsFollowTheContactsAndTheHeaviestIsYellow() throws {
