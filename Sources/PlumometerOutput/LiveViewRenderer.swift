@@ -192,9 +192,9 @@ public struct LiveViewRenderer: Sendable {
             // boot.
             let start = content.record?.time ?? latest.time
             let elapsed = Double(max(0, latest.time.microseconds - start.microseconds)) / 1e6
-            parts.append(StatusPart(forms: [NumberText.fixed(elapsed, 1) + " s", ""], order: [5], gap: "  "))
-            parts.append(StatusPart(forms: ["#\(content.sequence)", ""], order: [1], gap: "  "))
-            if latest.resync { parts.append(StatusPart(forms: ["resynchronised", "resync"], order: [4])) }
+            parts.append(StatusPart(forms: [NumberText.fixed(elapsed, 1) + " s", ""], order: [4], gap: "  "))
+            parts.append(StatusPart(forms: ["#\(content.sequence)", ""], order: [2], gap: "  "))
+            if latest.resync { parts.append(StatusPart(forms: ["resynchronised", "resync"], order: [5])) }
             if let total = latest.totalGrams, !latest.contacts.isEmpty {
                 parts.append(
                     StatusPart(forms: ["total " + unit.format(grams: total), ""], order: [8], tightAfter: true)
@@ -218,7 +218,7 @@ public struct LiveViewRenderer: Sendable {
                         "[t]are [c]lear [k]carrier " + mapKey + "[q]uit",
                         "[t][c][k]" + (map ? "[m]" : "") + " [q]uit", "[q]uit",
                     ],
-                    order: [2, 7]
+                    order: [3, 7]
                 )
             )
         }
@@ -228,7 +228,7 @@ public struct LiveViewRenderer: Sendable {
                 forms: [
                     (map ? "scale: " : "bar: ") + percent + " of full scale", (map ? "scale " : "bar ") + percent, "",
                 ],
-                order: [0, 3]
+                order: [0, 1]
             )
         )
         return parts

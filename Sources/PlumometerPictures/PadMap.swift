@@ -106,17 +106,17 @@ public struct PadMap: Sendable {
     /// Each line is at most ``columns`` visible columns; escape sequences, when ``colour`` is on, take none.
     public func render(_ reading: Reading) -> [String] { drawn(reading).lines }
 
-    /// The screen lines for `reading` when the map shows every contact with its circle and at least its name, and
-    /// the surface is at least three rows; nil otherwise, so the live view shows the bars instead of a map that
-    /// leaves something out (the map, then the bars, then a line per object as the terminal shrinks).
+    /// The screen lines for `reading` when the map shows every contact with its circle and its whole label (name
+    /// and weight), and the surface is at least three rows; nil otherwise, so the live view shows the bars instead
+    /// of a map that leaves something out (the map, then the bars, then a line per object as the terminal shrinks).
     public func renderWhole(_ reading: Reading) -> [String]? {
         guard let cells = surfaceCells, cells.rows >= 3 else { return nil }
-        let (lines, unlabelled) = drawn(reading)
-        return unlabelled == 0 ? lines : nil
+        let (lines, incomplete) = drawn(reading)
+        return incomplete == 0 ? lines : nil
     }
 
-    /// The lines, and how many contacts have no label.
-    private func drawn(_ reading: Reading) -> (lines: [String], unlabelled: Int) {
+    /// The lines, and how many contacts have no whole label (their name alone, or none).
+    private func drawn(_ reading: Reading) -> (lines: [String], incomplete: Int) {
         guard let cells = surfaceCells else {
             return ([legend(unlabelled: 0, unplaced: 0)], 0)
         }
@@ -140,19 +140,22 @@ public struct PadMap: Sendable {
             )
         }
         var unlabelled = 0
+        var incomplete = 0
         let leftToRight = placed.sorted {
             (circles[$0.id]!.centreColumn, $0.id) < (circles[$1.id]!.centreColumn, $1.id)
         }
         for contact in leftToRight {
             // The whole label, else the name alone (the bars view has the rest), else none, counted in the legend.
-            let labelled = [label(of: contact), "#" + String(contact.id)].contains {
+            let forms = [label(of: contact), "#" + String(contact.id)]
+            let labelled = forms.firstIndex {
                 raster.place(label: $0, beside: circles[contact.id]!, heaviest: contact.heaviest)
             }
-            if !labelled { unlabelled += 1 }
+            if labelled == nil { unlabelled += 1 }
+            if labelled != 0 { incomplete += 1 }
         }
         var lines = raster.lines(charset: charset, colour: colour)
         lines.append(legend(unlabelled: unlabelled, unplaced: reading.contacts.count - placed.count))
-        return (lines, unlabelled)
+        return (lines, incomplete)
     }
 
     /// A contact's label: its name, then its percent of full scale and its weight when known (`#17 30.0% 72 g`,
@@ -168,22 +171,38 @@ public struct PadMap: Sendable {
         return text + (contact.stable ? "=" : "")
     }
 
-    /// The legend: what the fills and marks mean, the surface's size, and how many contacts are not shown whole,
-    /// cut to ``columns`` visible columns.
+    /// The legend: what the fills and marks mean, the surface's size, and how many contacts are not shown whole, in
+    /// at most ``columns`` visible columns: whole parts are left out, the pad's size first, then the force scale,
+    /// then the stable mark, never the counts of what is missing, so nothing is cut inside a word.
     func legend(unlabelled: Int, unplaced: Int) -> String {
         let (contact, heaviest) = charset == .unicode ? ("\u{2588}", colour ? "\u{2588}" : "\u{2593}") : ("o", "#")
         let times = charset == .unicode ? "\u{00D7}" : "x"
-        var tail = " heaviest  = stable  size ~ force"
-        if forceScale < 1 { tail += " (largest " + PictureText.trimmed(forceScale * 100, 1) + "%)" }
-        tail += "  pad "
-        tail += NumberText.fixed(geometry.width, 0) + times + NumberText.fixed(geometry.height, 0)
-        tail += geometry.inMillimetres ? " mm" : " units"
-        if unlabelled > 0 { tail += "  \(unlabelled) unlabelled" }
-        if unplaced > 0 { tail += "  \(unplaced) without position" }
+        let size = "size ~ force (largest " + PictureText.trimmed(forceScale * 100, 1) + "%)"
+        let pad =
+            "pad " + NumberText.fixed(geometry.width, 0) + times + NumberText.fixed(geometry.height, 0)
+            + (geometry.inMillimetres ? " mm" : " units")
+        // The parts after the fills, each with the order it is left out in (lowest first; nil: kept).
+        var parts: [(text: String, drop: Int?)] = [("= stable", 3), ("size ~ force", 2), (pad, 0)]
+        if forceScale < 1 { parts.insert((size, 1), at: 1) }
+        if unlabelled > 0 { parts.append(("\(unlabelled) unlabelled", nil)) }
+        if unplaced > 0 { parts.append(("\(unplaced) without position", nil)) }
+        var dropped: Set<Int> = []
+        func tail() -> String {
+            // The scale's two forms are one part: its long form while it is there, else the short one.
+            let shown = parts.enumerated().filter { index, part in
+                guard !dropped.contains(index) else { return false }
+                return part.drop != 2 || forceScale >= 1 || dropped.contains(index - 1)
+            }
+            return shown.map { "  " + $0.element.text }.joined()
+        }
+        let head = contact + " contact  " + heaviest + " heaviest"
+        for level in 0...3 where head.count + tail().count > columns {
+            for (index, part) in parts.enumerated() where part.drop == level { dropped.insert(index) }
+        }
         var line = StyledLine()
         line.append(contact + " contact  ", style: nil)
         line.append(heaviest, style: PadRaster.heaviestStyle)
-        line.append(tail, style: nil)
+        line.append(" heaviest" + tail(), style: nil)
         return line.text(colour: colour, width: columns)
     }
 }

@@ -143,7 +143,7 @@ struct LiveViewWidthTests {
                 "│               ▀█████▀               │",
                 "│          #418 23.1% 58 g=           │",
                 "└─────────────────────────────────────┘",
-                "█ contact  ▓ heaviest  = stable  size ~",
+                "█ contact  ▓ heaviest  = stable",
                 "",
                 "3 contacts  6.0 s   [t][c][k][m] [q]uit",
             ]

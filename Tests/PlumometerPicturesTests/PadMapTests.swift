@@ -46,7 +46,7 @@ struct PadMapTests {
                 "|                              |",
                 "|                              |",
                 "+------------------------------+",
-                "o contact  # heaviest  = stable ",
+                "o contact  # heaviest  = stable",
             ]
         )
     }
@@ -62,7 +62,7 @@ struct PadMapTests {
         #expect(lines[6] == "│    ▀██▀            \u{1B}[33m▀███▀\u{1B}[0m     │")
         #expect(lines[0] == "┌" + String(repeating: "─", count: 30) + "┐")
         #expect(lines[10] == "└" + String(repeating: "─", count: 30) + "┘")
-        #expect(lines[11] == "█ contact  \u{1B}[33m█\u{1B}[0m heaviest  = stable ")
+        #expect(lines[11] == "█ contact  \u{1B}[33m█\u{1B}[0m heaviest  = stable")
         // Yellow only on the right half (the heaviest): the left plum's cells carry no escape.
         for line in lines.prefix(11) {
             let left = line.prefix(12)
