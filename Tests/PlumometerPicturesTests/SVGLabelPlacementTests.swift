@@ -188,6 +188,61 @@ struct SVGLabelPlacementTests {
     }
 }
 
+/// Where `rsvg-convert` (Debian's librsvg2-bin) is, if installed.
+private let rsvgConvert = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+}
+
+/// The pixels of `svg`'s labels, as rsvg-convert draws them, that lie outside every label box
+/// (Tests/Scripts/label_ink.py), and how many pixels it inked.
+func labelInkOutsideBoxes(_ svg: String, name: String) throws -> (inked: Int, outside: Int, examples: String) {
+    let directory = try Scratch.directory("label-ink")
+    let file = directory.appendingPathComponent(name + ".svg")
+    try svg.write(to: file, atomically: true, encoding: .utf8)
+    let script = Fixtures.script("label_ink.py").path
+    let result = try ProcessRunner.run(
+        "/usr/bin/python3",
+        [script, file.path, directory.appendingPathComponent(name + ".png").path],
+        timeout: 120
+    )
+    #expect(result.status == 0, "\(result.stderr)")
+    let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+    return (
+        (object["inked"] as? Int) ?? 0, (object["outside"] as? Int) ?? -1,
+        String(describing: object["examples"] ?? "")
+    )
+}
+
+/// The rendered labels stay in their boxes: what the text-box test proves of the boxes holds of the pixels.
+@Suite(
+    "Plot labels as rsvg-convert draws them",
+    .enabled(if: rsvgConvert != nil || Requirements.all, "needs rsvg-convert (apt-get install librsvg2-bin)")
+)
+struct SVGLabelInkTests {
+    @Test(arguments: [(16, 40.0, 90.0, true), (16, 100.0, 60.0, false), (9, 60.0, 110.0, false)])
+    func everyLabelPixelIsInsideItsBox(count: Int, width: Double, height: Double, clustered: Bool) throws {
+        let plot = edgeScene(count: count, width: width, height: height, clustered: clustered)
+        let svg = plot.render(title: "t", device: "d", file: "f", date: "2026-12-06")
+        let ink = try labelInkOutsideBoxes(svg, name: "scene-\(count)-\(Int(width))x\(Int(height))")
+        #expect(ink.inked > 100 * count, "the labels are drawn")
+        #expect(ink.outside == 0, "\(ink.outside) pixels outside the boxes, e.g. \(ink.examples)")
+    }
+
+    @Test(.enabled(if: Fixtures.shared("nexus4-touchscreen/n4.events") != nil, "../shared/fixtures is absent"))
+    func theNexus4sTwelveLabelsStayInTheirBoxes() throws {
+        let tool = try #require(BuiltProducts.url(named: "plumometer"))
+        let recording = try #require(Fixtures.shared("nexus4-touchscreen/n4.events"))
+        let output = try Scratch.directory("labels").appendingPathComponent("n4.svg")
+        let result = try ProcessRunner.run(tool.path, ["plot", recording.path, "-o", output.path], timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let svg = try String(contentsOf: output, encoding: .utf8)
+        #expect(try labelProblems(svg).isEmpty)
+        let ink = try labelInkOutsideBoxes(svg, name: "n4")
+        #expect(ink.inked > 1000)
+        #expect(ink.outside == 0, "\(ink.outside) pixels outside the boxes, e.g. \(ink.examples)")
+    }
+}
+
 /// The shared fixtures' recordings, each plotted by the built tool.
 @Suite(.enabled(if: Fixtures.sharedFixtures != nil, "../shared/fixtures is absent"))
 struct SharedFixtureLabelTests {
