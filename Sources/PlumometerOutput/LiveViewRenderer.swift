@@ -305,6 +305,8 @@ public struct LiveViewRenderer: Sendable {
         // Header, blank, blank and status take the other rows; a 16-finger pad on a short terminal shows the
         // heaviest first and says how many more there are.
         let room = max(1, bodyRows)
+        // More objects than rows: several to a line, each its name and weight (or percent), before any is left out.
+        if contacts.count > room, let tiles = tiles(contacts, columns: width - 1, rows: room) { return tiles }
         var shown = contacts
         if shown.count > room {
             let kept = Set(shown.sorted { $0.rank < $1.rank }.prefix(room - 1).map(\.id))
@@ -360,6 +362,32 @@ public struct LiveViewRenderer: Sendable {
             lines.append(
                 Self.cutAtWord("  ... and \(contacts.count - shown.count) more (lighter) contacts", width: width - 1)
             )
+        }
+        return lines
+    }
+
+    /// The last step down, for more objects than rows: each object as `#id weight` (its percent without grams), `*`
+    /// after the heaviest's (bold yellow with colour), as many to a line as fit in columns of one width, in the
+    /// reading's order; nil when even that leaves some out (then the heaviest first and a count of the rest).
+    private func tiles(_ contacts: [ContactReading], columns: Int, rows: Int) -> [String]? {
+        let texts = contacts.map { contact in
+            "#\(contact.id) "
+                + (contact.grams.map { unit.format(grams: $0) } ?? NumberText.fixed(contact.percent, 1) + "%")
+        }
+        let width = (texts.map(\.count).max() ?? 0) + 2
+        let perLine = max(1, (columns + 2) / (width + 2))
+        guard contacts.count <= perLine * rows, perLine > 1 else { return nil }
+        var lines: [String] = []
+        for start in stride(from: 0, to: contacts.count, by: perLine) {
+            let end = min(contacts.count, start + perLine)
+            var line = ""
+            for index in start..<end {
+                let text = texts[index] + (contacts[index].heaviest ? " *" : "")
+                // Columns of one width, two spaces apart; nothing after the last.
+                let gap = index + 1 < end ? String(repeating: " ", count: width - text.count + 2) : ""
+                line += (contacts[index].heaviest && colour ? style("1;33", text) : text) + gap
+            }
+            lines.append(line)
         }
         return lines
     }
