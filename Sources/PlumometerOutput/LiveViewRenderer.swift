@@ -187,7 +187,7 @@ public struct LiveViewRenderer: Sendable {
         var parts: [StatusPart] = []
         if let latest = content.reading {
             let count = latest.contacts.count
-            parts.append(StatusPart(forms: ["\(count) contact" + (count == 1 ? "" : "s"), ""], order: [9]))
+            parts.append(StatusPart(forms: ["\(count) contact" + (count == 1 ? "" : "s"), ""], order: [10]))
             // The session's elapsed time (from when reading the device started), not the kernel's seconds since
             // boot.
             let start = content.record?.time ?? latest.time
@@ -197,7 +197,7 @@ public struct LiveViewRenderer: Sendable {
             if latest.resync { parts.append(StatusPart(forms: ["resynchronised", "resync"], order: [5])) }
             if let total = latest.totalGrams, !latest.contacts.isEmpty {
                 parts.append(
-                    StatusPart(forms: ["total " + unit.format(grams: total), ""], order: [8], tightAfter: true)
+                    StatusPart(forms: ["total " + unit.format(grams: total), ""], order: [9], tightAfter: true)
                 )
             }
         }
@@ -206,10 +206,15 @@ public struct LiveViewRenderer: Sendable {
             // Nothing more is read: taring would change nothing on screen, so only the view and quitting are offered.
             let compact = "ended " + (map ? "[m] " : "") + "[q]uit"
             parts.append(
-                StatusPart(forms: [Self.endOfRecording + (map ? "   [m]ap" : ""), compact, "[q]uit"], order: [3, 7])
+                StatusPart(forms: [Self.endOfRecording + (map ? "   [m]ap" : ""), compact, "[q]uit"], order: [3, 6])
             )
         } else {
-            if !content.status.isEmpty { parts.append(StatusPart(forms: [content.status, ""], order: [6])) }
+            // The note answers a key just pressed: it is cut after a whole word, and left out only after the keys
+            // are down to `[q]uit`.
+            if !content.status.isEmpty {
+                let short = Self.cutAtWord(content.status, width: 40)
+                parts.append(StatusPart(forms: [content.status, short, ""], order: [7, 8]))
+            }
             // The keys in as few columns as they can be read in, then each key's letter alone, and at the last
             // `[q]uit` alone, which is never left out.
             parts.append(
@@ -218,7 +223,7 @@ public struct LiveViewRenderer: Sendable {
                         "[t]are [c]lear [k]carrier " + mapKey + "[q]uit",
                         "[t][c][k]" + (map ? "[m]" : "") + " [q]uit", "[q]uit",
                     ],
-                    order: [3, 7]
+                    order: [3, 6]
                 )
             )
         }

@@ -172,8 +172,9 @@ public struct PadMap: Sendable {
     }
 
     /// The legend: what the fills and marks mean, the surface's size, and how many contacts are not shown whole, in
-    /// at most ``columns`` visible columns: whole parts are left out, the pad's size first, then the force scale,
-    /// then the stable mark, never the counts of what is missing, so nothing is cut inside a word.
+    /// at most ``columns`` visible columns: whole parts are left out, the force scale's figure first, then the pad's
+    /// size, then the force scale, then the stable mark, never the counts of what is missing, so nothing is cut
+    /// inside a word.
     func legend(unlabelled: Int, unplaced: Int) -> String {
         let (contact, heaviest) = charset == .unicode ? ("\u{2588}", colour ? "\u{2588}" : "\u{2593}") : ("o", "#")
         let times = charset == .unicode ? "\u{00D7}" : "x"
@@ -182,8 +183,8 @@ public struct PadMap: Sendable {
             "pad " + NumberText.fixed(geometry.width, 0) + times + NumberText.fixed(geometry.height, 0)
             + (geometry.inMillimetres ? " mm" : " units")
         // The parts after the fills, each with the order it is left out in (lowest first; nil: kept).
-        var parts: [(text: String, drop: Int?)] = [("= stable", 3), ("size ~ force", 2), (pad, 0)]
-        if forceScale < 1 { parts.insert((size, 1), at: 1) }
+        var parts: [(text: String, drop: Int?)] = [("= stable", 3), ("size ~ force", 2), (pad, 1)]
+        if forceScale < 1 { parts.insert((size, 0), at: 1) }
         if unlabelled > 0 { parts.append(("\(unlabelled) unlabelled", nil)) }
         if unplaced > 0 { parts.append(("\(unplaced) without position", nil)) }
         var dropped: Set<Int> = []
