@@ -114,7 +114,9 @@ generate "$destdir$prefix/share/zsh/site-functions/_plumometer" "$binary" comple
 generate "$destdir$prefix/share/fish/vendor_completions.d/plumometer.fish" "$binary" completions fish
 
 if [ -n "$destdir" ]; then
+    # Nothing was installed on this system: the files are staged for a package, so there is nothing to enable.
     echo "staged under $destdir: not reloading udev or systemd"
+    exit 0
 elif command -v udevadm >/dev/null 2>&1; then
     run udevadm control --reload
     # "change" re-runs the rules on devices already present, so the ACL appears without a replug.

@@ -111,16 +111,15 @@ public struct LiveViewRenderer: Sendable {
         var lines: [String] = []
         let width = max(20, columns)
         // Every line is cut to the width less one column, so the terminal never wraps and redraws stay in place.
-        let fit = { (text: String) -> String in String(text.prefix(width - 1)) }
+        // A short terminal gives the objects its rows first: one each (at least one for the body), then the two
+        // blank rows, then up to three of the device's note; below that the note and the blank rows go.
+        let needed = max(1, content.reading?.contacts.count ?? 0)
+        let spare = rows - 2 - needed
+        let blanks = spare >= 2
+        let detailLimit = max(0, min(3, spare - (blanks ? 2 : 0)))
         if let record = content.record {
-            lines.append(
-                style("1", "plumometer")
-                    + String(
-                        ("  " + record.description.name.forTerminalName + "  " + record.path.forTerminalName).prefix(
-                            width - 11
-                        )
-                    )
-            )
+            let title = "  " + record.description.name.forTerminalName + "  " + record.path.forTerminalName
+            lines.append(style("1", "plumometer") + Self.cutAtWord(title, width: width - 11))
             var detail = record.classification.reason
             switch record.gramsSource {
             case .none: break
@@ -136,50 +135,132 @@ public struct LiveViewRenderer: Sendable {
                     + (record.profileText.map { " Grams from " + $0 + "." } ?? "")
             }
             // The note wraps at word boundaries (three lines at most), so what it says is not cut off.
-            lines += Self.wrap(detail.forTerminalName, width: width - 1, maximumLines: 3).map { style("2", $0) }
+            if detailLimit > 0 {
+                lines += Self.wrap(detail.forTerminalName, width: width - 1, maximumLines: detailLimit).map {
+                    style("2", $0)
+                }
+            }
         } else {
             lines.append(style("1", "plumometer") + "  waiting for a device")
         }
-        lines.append("")
+        if blanks { lines.append("") }
         // Header, a blank row, the body, a blank row and the status line.
-        let bodyRows = max(1, rows - lines.count - 2)
+        let bodyRows = max(1, rows - lines.count - (blanks ? 2 : 1))
         if let removedPath = content.removedPath {
-            lines.append(fit("  " + removedPath.forTerminalName + " was removed; waiting for it to come back."))
+            lines += Self.wrap(
+                removedPath.forTerminalName + " was removed; waiting for it to come back.",
+                width: width - 3,
+                maximumLines: bodyRows
+            ).map { "  " + $0 }
         } else if let body, content.record != nil, let drawn = body(width - 1, bodyRows) {
             growScale(for: content.reading?.contacts ?? [])
             lines += drawn
         } else if let latest = content.reading, !latest.contacts.isEmpty {
             lines += contactLines(latest.contacts, width: width, rows: rows, bodyRows: bodyRows, record: content.record)
         } else {
-            lines.append(
-                fit("  Nothing on the surface. Place objects; only conductive ones (fingers, coins, fruit) register.")
-            )
+            lines += Self.wrap(
+                "Nothing on the surface. Place objects; only conductive ones (fingers, coins, fruit) register.",
+                width: width - 3,
+                maximumLines: bodyRows
+            ).map { "  " + $0 }
         }
-        lines.append("")
-        var statusLine = ""
+        if blanks { lines.append("") }
+        lines.append(style("2", Self.statusLine(statusParts(content, map: body != nil), width: width - 1)))
+        return lines
+    }
+
+    /// One part of the status line: its forms from the longest to the shortest ("" to leave it out), and when it is
+    /// shortened: parts with a lower `order` give up a form first.
+    struct StatusPart {
+        var forms: [String]
+        /// One entry per shortening (`forms.count - 1`): when, among all parts' shortenings, it comes.
+        var order: [Int]
+        /// The spaces before it when a part precedes it.
+        var gap = "   "
+        /// Whether the part after it follows two spaces, not its own gap (the total's, as the line always was).
+        var tightAfter = false
+    }
+
+    /// The status line's parts: the counts, the session's time and sequence, the total, the note, the keys and the
+    /// scale, each with the shorter forms it takes on a narrow terminal.
+    private func statusParts(_ content: LiveViewContent, map: Bool) -> [StatusPart] {
+        var parts: [StatusPart] = []
         if let latest = content.reading {
-            statusLine += "\(latest.contacts.count) contact" + (latest.contacts.count == 1 ? "" : "s")
+            let count = latest.contacts.count
+            parts.append(StatusPart(forms: ["\(count) contact" + (count == 1 ? "" : "s"), ""], order: [10]))
             // The session's elapsed time (from when reading the device started), not the kernel's seconds since
             // boot.
             let start = content.record?.time ?? latest.time
             let elapsed = Double(max(0, latest.time.microseconds - start.microseconds)) / 1e6
-            statusLine += "  " + NumberText.fixed(elapsed, 1) + " s  #\(content.sequence)   "
-            if latest.resync { statusLine += "resynchronised   " }
+            parts.append(StatusPart(forms: [NumberText.fixed(elapsed, 1) + " s", ""], order: [4], gap: "  "))
+            parts.append(StatusPart(forms: ["#\(content.sequence)", ""], order: [2], gap: "  "))
+            if latest.resync { parts.append(StatusPart(forms: ["resynchronised", "resync"], order: [5])) }
             if let total = latest.totalGrams, !latest.contacts.isEmpty {
-                statusLine += "total " + unit.format(grams: total) + "  "
+                parts.append(
+                    StatusPart(forms: ["total " + unit.format(grams: total), ""], order: [9], tightAfter: true)
+                )
             }
         }
+        let mapKey = map ? "[m]ap " : ""
         if content.ended {
             // Nothing more is read: taring would change nothing on screen, so only the view and quitting are offered.
-            statusLine += Self.endOfRecording + "   " + (body != nil ? "[m]ap   " : "")
+            let compact = "ended " + (map ? "[m] " : "") + "[q]uit"
+            parts.append(
+                StatusPart(forms: [Self.endOfRecording + (map ? "   [m]ap" : ""), compact, "[q]uit"], order: [3, 6])
+            )
         } else {
-            if !content.status.isEmpty { statusLine += content.status + "   " }
-            // The keys in as few columns as they can be read in, so that they fit beside the counts on 72 columns.
-            statusLine += "[t]are [c]lear [k]carrier " + (body != nil ? "[m]ap " : "") + "[q]uit   "
+            // The note answers a key just pressed: it is cut after a whole word, and left out only after the keys
+            // are down to `[q]uit`.
+            if !content.status.isEmpty {
+                let short = Self.cutAtWord(content.status, width: 40)
+                parts.append(StatusPart(forms: [content.status, short, ""], order: [7, 8]))
+            }
+            // The keys in as few columns as they can be read in, then each key's letter alone, and at the last
+            // `[q]uit` alone, which is never left out.
+            parts.append(
+                StatusPart(
+                    forms: [
+                        "[t]are [c]lear [k]carrier " + mapKey + "[q]uit",
+                        "[t][c][k]" + (map ? "[m]" : "") + " [q]uit", "[q]uit",
+                    ],
+                    order: [3, 6]
+                )
+            )
         }
-        statusLine += (body != nil ? "scale: " : "bar: ") + NumberText.fixed(barScale * 100, 0) + "% of full scale"
-        lines.append(style("2", fit(statusLine)))
-        return lines
+        let percent = NumberText.fixed(barScale * 100, 0) + "%"
+        parts.append(
+            StatusPart(
+                forms: [
+                    (map ? "scale: " : "bar: ") + percent + " of full scale", (map ? "scale " : "bar ") + percent, "",
+                ],
+                order: [0, 1]
+            )
+        )
+        return parts
+    }
+
+    /// The status line in at most `width` columns: its parts apart by their gaps, shortened one step at a time in
+    /// the steps' order (the scale's words first, `[q]uit` never), so nothing is cut inside a word; cut only when
+    /// even the shortest forms do not fit.
+    static func statusLine(_ parts: [StatusPart], width: Int) -> String {
+        var chosen = Array(repeating: 0, count: parts.count)
+        func text() -> String {
+            var out = ""
+            var tight = false
+            for (index, part) in parts.enumerated() where !part.forms[chosen[index]].isEmpty {
+                out += (out.isEmpty ? "" : tight ? "  " : part.gap) + part.forms[chosen[index]]
+                tight = part.tightAfter
+            }
+            return out
+        }
+        let steps = parts.enumerated().flatMap { index, part in part.order.map { (order: $0, part: index) } }
+            .sorted { ($0.order, $0.part) < ($1.order, $1.part) }
+        var line = text()
+        for step in steps where line.count > width {
+            chosen[step.part] = min(chosen[step.part] + 1, parts[step.part].forms.count - 1)
+            line = text()
+        }
+        return String(line.prefix(max(0, width)))
     }
 
     /// `text` cut into lines of at most `width` columns at spaces (a word longer than a line is cut), at most
@@ -203,6 +284,17 @@ public struct LiveViewRenderer: Sendable {
         return kept
     }
 
+    /// `text` in at most `width` columns, cut after its last whole word with `...` when it is longer (a single word
+    /// longer than that is cut).
+    static func cutAtWord(_ text: String, width: Int) -> String {
+        guard text.count > width else { return text }
+        let room = String(text.prefix(max(0, width - 3)))
+        guard let space = room.lastIndex(of: " "), room[..<space].contains(where: { $0 != " " }) else {
+            return String(text.prefix(max(0, width)))
+        }
+        return String(room[..<space]) + "..."
+    }
+
     /// A line per contact, all bars one width; on a short terminal the heaviest, and how many more there are.
     private mutating func contactLines(
         _ contacts: [ContactReading],
@@ -218,6 +310,8 @@ public struct LiveViewRenderer: Sendable {
         // Header, blank, blank and status take the other rows; a 16-finger pad on a short terminal shows the
         // heaviest first and says how many more there are.
         let room = max(1, bodyRows)
+        // More objects than rows: several to a line, each its name and weight (or percent), before any is left out.
+        if contacts.count > room, let tiles = tiles(contacts, columns: width - 1, rows: room) { return tiles }
         var shown = contacts
         if shown.count > room {
             let kept = Set(shown.sorted { $0.rank < $1.rank }.prefix(room - 1).map(\.id))
@@ -271,8 +365,34 @@ public struct LiveViewRenderer: Sendable {
         }
         if shown.count < contacts.count {
             lines.append(
-                String("  ... and \(contacts.count - shown.count) more (lighter) contacts".prefix(width - 1))
+                Self.cutAtWord("  ... and \(contacts.count - shown.count) more (lighter) contacts", width: width - 1)
             )
+        }
+        return lines
+    }
+
+    /// The last step down, for more objects than rows: each object as `#id weight` (its percent without grams), `*`
+    /// after the heaviest's (bold yellow with colour), as many to a line as fit in columns of one width, in the
+    /// reading's order; nil when even that leaves some out (then the heaviest first and a count of the rest).
+    private func tiles(_ contacts: [ContactReading], columns: Int, rows: Int) -> [String]? {
+        let texts = contacts.map { contact in
+            "#\(contact.id) "
+                + (contact.grams.map { unit.format(grams: $0) } ?? NumberText.fixed(contact.percent, 1) + "%")
+        }
+        let width = (texts.map(\.count).max() ?? 0) + 2
+        let perLine = max(1, (columns + 2) / (width + 2))
+        guard contacts.count <= perLine * rows, perLine > 1 else { return nil }
+        var lines: [String] = []
+        for start in stride(from: 0, to: contacts.count, by: perLine) {
+            let end = min(contacts.count, start + perLine)
+            var line = ""
+            for index in start..<end {
+                let text = texts[index] + (contacts[index].heaviest ? " *" : "")
+                // Columns of one width, two spaces apart; nothing after the last.
+                let gap = index + 1 < end ? String(repeating: " ", count: width - text.count + 2) : ""
+                line += (contacts[index].heaviest && colour ? style("1;33", text) : text) + gap
+            }
+            lines.append(line)
         }
         return lines
     }

@@ -25,11 +25,14 @@ public enum PadMapCharset: Hashable, Sendable {
 /// plums at 2% of a 6 kg pad are not all dots); the pixel under a contact's position is always filled, so even a feather shows.
 /// Lighter contacts are drawn first, so a heavier one lies on top where circles overlap, the heaviest last.
 ///
-/// Labels (`#17 30.0% 72 g`, `#18 45.0%`: the contact's name, its percent of full scale, its weight when known; `*`
-/// after it when stable, `>` before the figures when saturated) are placed by one deterministic rule, contacts taken from left to right (ties by
-/// id): the first of right of the circle, left of it, the row above it, the row below it that lies inside the
-/// surface, keeps a blank column from every label already placed and covers no circle; if none does, the first
-/// that only covers circles; if none, the label is left out and the legend counts it as unlabelled.
+/// Labels (`#17 30.0% 72 g`, `#18 45.0%`: the contact's name, its percent of full scale, its weight when known; `=`
+/// after it when stable, as in the text lines, `>` before the figures when saturated) belong to one circle at a
+/// glance: each lies directly above its circle, directly below it, or on it (its centre row first), centred on it
+/// or shifted so that it still spans the circle's centre column; it must lie inside the surface, keep a blank
+/// column from every label already placed, and be nearer its own circle than any other, measured from its every
+/// cell (name included) to the nearest cell of each circle, a cell counting 1 wide and 2 tall. Contacts are taken
+/// from left to right (ties by id), each at its first place that fits; a label that fits nowhere is tried as the
+/// name alone (`#17`), and is otherwise left out and counted in the legend as unlabelled.
 public struct PadMap: Sendable {
     /// The surface's shape.
     public var geometry: PadGeometry
@@ -101,9 +104,21 @@ public struct PadMap: Sendable {
 
     /// The screen lines for `reading`: the framed surface with its circles and labels, then the legend line.
     /// Each line is at most ``columns`` visible columns; escape sequences, when ``colour`` is on, take none.
-    public func render(_ reading: Reading) -> [String] {
+    public func render(_ reading: Reading) -> [String] { drawn(reading).lines }
+
+    /// The screen lines for `reading` when the map shows every contact with its circle and its whole label (name
+    /// and weight), and the surface is at least three rows; nil otherwise, so the live view shows the bars instead
+    /// of a map that leaves something out (the map, then the bars, then a line per object as the terminal shrinks).
+    public func renderWhole(_ reading: Reading) -> [String]? {
+        guard let cells = surfaceCells, cells.rows >= 3 else { return nil }
+        let (lines, incomplete) = drawn(reading)
+        return incomplete == 0 ? lines : nil
+    }
+
+    /// The lines, and how many contacts have no whole label (their name alone, or none).
+    private func drawn(_ reading: Reading) -> (lines: [String], incomplete: Int) {
         guard let cells = surfaceCells else {
-            return [legend(unlabelled: 0, unplaced: 0)]
+            return ([legend(unlabelled: 0, unplaced: 0)], 0)
         }
         var raster = PadRaster(
             columns: cells.columns,
@@ -125,20 +140,27 @@ public struct PadMap: Sendable {
             )
         }
         var unlabelled = 0
+        var incomplete = 0
         let leftToRight = placed.sorted {
             (circles[$0.id]!.centreColumn, $0.id) < (circles[$1.id]!.centreColumn, $1.id)
         }
         for contact in leftToRight {
-            let text = label(of: contact)
-            if !raster.place(label: text, beside: circles[contact.id]!, heaviest: contact.heaviest) { unlabelled += 1 }
+            // The whole label, else the name alone (the bars view has the rest), else none, counted in the legend.
+            let forms = [label(of: contact), "#" + String(contact.id)]
+            let labelled = forms.firstIndex {
+                raster.place(label: $0, beside: circles[contact.id]!, heaviest: contact.heaviest)
+            }
+            if labelled == nil { unlabelled += 1 }
+            if labelled != 0 { incomplete += 1 }
         }
         var lines = raster.lines(charset: charset, colour: colour)
         lines.append(legend(unlabelled: unlabelled, unplaced: reading.contacts.count - placed.count))
-        return lines
+        return (lines, incomplete)
     }
 
     /// A contact's label: its name, then its percent of full scale and its weight when known (`#17 30.0% 72 g`,
-    /// `#18 45.0%`), with `*` when stable and `>` before the figures when saturated (at least this much).
+    /// `#18 45.0%`), with `=` when stable (as the text lines mark it; `*` is the heaviest's mark in every view) and
+    /// `>` before the figures when saturated (at least this much).
     ///
     /// The name is the one every output gives a contact: `#` and its id (the JSON's and CSV's `id`, the kernel's
     /// tracking id), as in the bars, the text lines, the summary and the plot; the heaviest is told by its fill.
@@ -146,25 +168,42 @@ public struct PadMap: Sendable {
         var text = "#" + String(contact.id) + " " + (contact.saturated ? ">" : "")
         text += NumberText.fixed(contact.percent, 1) + "%"
         if let grams = contact.grams { text += " " + unit.label(grams: grams) }
-        return text + (contact.stable ? "*" : "")
+        return text + (contact.stable ? "=" : "")
     }
 
-    /// The legend: what the fills and marks mean, the surface's size, and how many contacts are not shown whole,
-    /// cut to ``columns`` visible columns.
+    /// The legend: what the fills and marks mean, the surface's size, and how many contacts are not shown whole, in
+    /// at most ``columns`` visible columns: whole parts are left out, the force scale's figure first, then the pad's
+    /// size, then the force scale, then the stable mark, never the counts of what is missing, so nothing is cut
+    /// inside a word.
     func legend(unlabelled: Int, unplaced: Int) -> String {
         let (contact, heaviest) = charset == .unicode ? ("\u{2588}", colour ? "\u{2588}" : "\u{2593}") : ("o", "#")
         let times = charset == .unicode ? "\u{00D7}" : "x"
-        var tail = " heaviest  * stable  size ~ force"
-        if forceScale < 1 { tail += " (largest " + PictureText.trimmed(forceScale * 100, 1) + "%)" }
-        tail += "  pad "
-        tail += NumberText.fixed(geometry.width, 0) + times + NumberText.fixed(geometry.height, 0)
-        tail += geometry.inMillimetres ? " mm" : " units"
-        if unlabelled > 0 { tail += "  \(unlabelled) unlabelled" }
-        if unplaced > 0 { tail += "  \(unplaced) without position" }
+        let size = "size ~ force (largest " + PictureText.trimmed(forceScale * 100, 1) + "%)"
+        let pad =
+            "pad " + NumberText.fixed(geometry.width, 0) + times + NumberText.fixed(geometry.height, 0)
+            + (geometry.inMillimetres ? " mm" : " units")
+        // The parts after the fills, each with the order it is left out in (lowest first; nil: kept).
+        var parts: [(text: String, drop: Int?)] = [("= stable", 3), ("size ~ force", 2), (pad, 1)]
+        if forceScale < 1 { parts.insert((size, 0), at: 1) }
+        if unlabelled > 0 { parts.append(("\(unlabelled) unlabelled", nil)) }
+        if unplaced > 0 { parts.append(("\(unplaced) without position", nil)) }
+        var dropped: Set<Int> = []
+        func tail() -> String {
+            // The scale's two forms are one part: its long form while it is there, else the short one.
+            let shown = parts.enumerated().filter { index, part in
+                guard !dropped.contains(index) else { return false }
+                return part.drop != 2 || forceScale >= 1 || dropped.contains(index - 1)
+            }
+            return shown.map { "  " + $0.element.text }.joined()
+        }
+        let head = contact + " contact  " + heaviest + " heaviest"
+        for level in 0...3 where head.count + tail().count > columns {
+            for (index, part) in parts.enumerated() where part.drop == level { dropped.insert(index) }
+        }
         var line = StyledLine()
         line.append(contact + " contact  ", style: nil)
         line.append(heaviest, style: PadRaster.heaviestStyle)
-        line.append(tail, style: nil)
+        line.append(" heaviest" + tail(), style: nil)
         return line.text(colour: colour, width: columns)
     }
 }

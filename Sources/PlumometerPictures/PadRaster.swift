@@ -45,6 +45,10 @@ struct PadRaster {
         var maxColumn: Int
         var minRow: Int
         var maxRow: Int
+        /// The cells its pixels cover, as `row * columns + column`.
+        var cells: Set<Int> = []
+        /// Its place in the order circles were filled.
+        var index = 0
     }
 
     /// The SGR style of the heaviest contact's fill (yellow), and of its label (bold yellow).
@@ -56,6 +60,8 @@ struct PadRaster {
     let pixelsPerCell: Int
     private var pixels: [Kind]
     private var labels: [(text: String, column: Int, row: Int, heaviest: Bool)] = []
+    /// Every circle filled so far, for the distances a label is placed by.
+    private var circles: [Circle] = []
 
     init(columns: Int, rows: Int, pixelsPerCell: Int) {
         self.columns = columns
@@ -90,6 +96,8 @@ struct PadRaster {
         let lastColumn = Swift.min(columns - 1, Int((x + radius).rounded(.up)))
         let firstRow = Swift.max(0, Int(((y - radius) / pixelHeight).rounded(.down)))
         let lastRow = Swift.min(pixelRows - 1, Int(((y + radius) / pixelHeight).rounded(.up)))
+        circle.index = circles.count
+        defer { circles.append(circle) }
         guard firstColumn <= lastColumn, firstRow <= lastRow else { return circle }
         for pixelRow in firstRow...lastRow {
             let dy = (Double(pixelRow) + 0.5) * pixelHeight - y
@@ -106,40 +114,70 @@ struct PadRaster {
     private mutating func set(column: Int, pixelRow: Int, kind: Kind, circle: inout Circle) {
         pixels[pixelRow * columns + column] = kind
         let row = pixelRow / pixelsPerCell
+        circle.cells.insert(row * columns + column)
         circle.minColumn = Swift.min(circle.minColumn, column)
         circle.maxColumn = Swift.max(circle.maxColumn, column)
         circle.minRow = Swift.min(circle.minRow, row)
         circle.maxRow = Swift.max(circle.maxRow, row)
     }
 
-    /// Places `text` beside `circle` by the rule in ``PadMap``'s documentation; false when it fits nowhere.
+    /// Places `text` for `circle` by the rule in ``PadMap``'s documentation; false when it fits nowhere.
     mutating func place(label text: String, beside circle: Circle, heaviest: Bool) -> Bool {
         let length = text.count
         guard length <= columns else { return false }
-        let centred = Swift.min(Swift.max(0, circle.centreColumn - length / 2), columns - length)
-        let candidates = [
-            (circle.maxColumn + 2, circle.centreRow),
-            (circle.minColumn - 1 - length, circle.centreRow),
-            (centred, circle.minRow - 1),
-            (centred, circle.maxRow + 1),
-        ]
-        for allowCircles in [false, true] {
-            for (column, row) in candidates where fits(column: column, row: row, length: length, allowCircles) {
-                labels.append((text, column, row, heaviest))
-                return true
+        // The rows: directly above, directly below, then on the circle (its centre row first).
+        var rows = [circle.minRow - 1, circle.maxRow + 1, circle.centreRow]
+        rows += (circle.minRow...circle.maxRow).filter { $0 != circle.centreRow }
+        // The columns: centred on the circle, then shifted a column at a time either way, as long as the label
+        // still spans the circle's centre column.
+        let centred = circle.centreColumn - length / 2
+        var starts: [Int] = [centred]
+        for shift in 1..<Swift.max(1, length) {
+            starts += [centred - shift, centred + shift]
+        }
+        starts = starts.filter { $0 <= circle.centreColumn && $0 + length > circle.centreColumn }
+        for row in rows {
+            for start in starts {
+                let column = Swift.min(Swift.max(0, start), columns - length)
+                if fits(column: column, row: row, length: length), belongs(column: column, row: row, length, circle) {
+                    labels.append((text, column, row, heaviest))
+                    return true
+                }
             }
         }
         return false
     }
 
-    private func fits(column: Int, row: Int, length: Int, _ allowCircles: Bool) -> Bool {
+    /// Whether a label at (`column`, `row`) of `length` cells lies nearer `own` than every other circle, measured
+    /// from the whole label to the nearest cell of each (a cell 1 wide and 2 tall), and touches no other circle.
+    private func belongs(column: Int, row: Int, _ length: Int, _ own: Circle) -> Bool {
+        let ownDistance = distance(column: column, row: row, length, own)
+        for other in circles where other.index != own.index {
+            if distance(column: column, row: row, length, other) <= ownDistance { return false }
+        }
+        return true
+    }
+
+    /// The squared distance, in units of a cell's width, from the label's cells to the nearest cell of `circle`.
+    private func distance(column: Int, row: Int, _ length: Int, _ circle: Circle) -> Int {
+        var nearest = Int.max
+        for cell in circle.cells {
+            let cellRow = cell / columns
+            let cellColumn = cell % columns
+            let dx = Swift.max(0, column - cellColumn, cellColumn - (column + length - 1))
+            let dy = 2 * (cellRow - row)
+            nearest = Swift.min(nearest, dx * dx + dy * dy)
+        }
+        return nearest
+    }
+
+    /// Whether a label fits at (`column`, `row`): inside the surface, a blank column from every label on the row.
+    private func fits(column: Int, row: Int, length: Int) -> Bool {
         guard row >= 0, row < rows, column >= 0, column + length <= columns else { return false }
         for label in labels where label.row == row {
             // One blank column between two labels on a row.
             if column <= label.column + label.text.count && label.column <= column + length { return false }
         }
-        guard !allowCircles else { return true }
-        for cell in column..<(column + length) where kind(column: cell, row: row) != .empty { return false }
         return true
     }
 

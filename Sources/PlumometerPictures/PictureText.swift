@@ -14,12 +14,13 @@ enum PictureText {
 }
 
 extension WeightUnit {
-    /// A short label for a picture: whole grams or carats from 10 up, one decimal below; ounces with two.
+    /// A short label for a picture: whole grams or carats from 10 up, one decimal below; ounces with two; pounds and
+    /// kilograms with three.
     public func label(grams: Double) -> String {
         let value = value(fromGrams: grams)
         switch self {
         case .ounces: return NumberText.fixed(value, 2) + " oz"
-        case .pounds: return NumberText.fixed(value, 3) + " lb"
+        case .pounds, .kilograms: return NumberText.fixed(value, 3) + " " + rawValue
         case .grams, .carats:
             return NumberText.fixed(value, Swift.abs(value) >= 10 ? 0 : 1) + " " + rawValue
         }

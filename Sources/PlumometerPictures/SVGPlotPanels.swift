@@ -85,8 +85,16 @@ extension SVGPlot {
         return (geometry.width * scale, geometry.height * scale)
     }
 
-    /// Panel 2: the surface to scale, each contact's track and its final circle, the area growing with its force.
-    func padPanel(_ layout: SVGLayout, size: (width: Double, height: Double), unit: WeightUnit) -> String {
+    /// Panel 2: the surface to scale, each contact's track and its final circle, the area growing with its force,
+    /// and each circle's label (``SVGLabelLayout``): beside it, else with a leader line, anywhere left of `right` and
+    /// above `bottom` (the summary table's left edge and the picture's foot) that no other label or tick text holds.
+    func padPanel(
+        _ layout: SVGLayout,
+        size: (width: Double, height: Double),
+        unit: WeightUnit,
+        right: Double,
+        bottom: Double
+    ) -> String {
         guard let geometry else { return "" }
         let left = layout.left
         let top = layout.padTop
@@ -101,12 +109,23 @@ extension SVGPlot {
         out += "height=\"\(SVGSupport.number(size.height))\" fill=\"#f4f4f2\" stroke=\"#888\" rx=\"6\"/>\n"
         // One step for both edges, so the ticks show the scale is the same across and down.
         let ticks = SVGSupport.ticks(upTo: Swift.max(geometry.width, geometry.height), count: 8)
+        // The tick labels (and the frame's ticks) no contact label may cover.
+        var tickBoxes: [SVGBox] = []
         var tick = 0.0
         while tick <= geometry.width + ticks.step * 1e-6 {
             let tx = SVGSupport.number(left + tick / geometry.width * size.width)
             out += "<line x1=\"\(tx)\" x2=\"\(tx)\" y1=\"\(SVGSupport.number(top + size.height))\" "
             out += "y2=\"\(SVGSupport.number(top + size.height + 5))\" stroke=\"#888\"/>\n"
             let label = SVGSupport.tickText(tick, step: ticks.step)
+            let labelWidth = SVGTextWidth.bold(label)
+            tickBoxes.append(
+                SVGBox(
+                    x: left + tick / geometry.width * size.width - labelWidth / 2,
+                    y: top + size.height + 5,
+                    width: labelWidth,
+                    height: 17
+                )
+            )
             out += text(
                 left + tick / geometry.width * size.width,
                 top + size.height + 18,
@@ -116,18 +135,24 @@ extension SVGPlot {
             tick += ticks.step
         }
         out += text(left + size.width + 26, top + size.height + 18, units, attributes: "fill=\"#555\"")
+        tickBoxes.append(
+            SVGBox(x: left + size.width + 26, y: top + size.height + 5, width: SVGTextWidth.bold(units), height: 17)
+        )
         tick = 0
         while tick <= geometry.height + ticks.step * 1e-6 {
             let ty = top + tick / geometry.height * size.height
             out += "<line x1=\"\(Int(left - 5))\" x2=\"\(Int(left))\" y1=\"\(SVGSupport.number(ty))\" "
             out += "y2=\"\(SVGSupport.number(ty))\" stroke=\"#888\"/>\n"
             let label = SVGSupport.tickText(tick, step: ticks.step)
+            let labelWidth = SVGTextWidth.bold(label)
+            tickBoxes.append(SVGBox(x: left - 8 - labelWidth, y: ty - 8, width: labelWidth + 8, height: 16))
             out += text(left - 8, ty + 4, label, attributes: "class=\"padtick\" text-anchor=\"end\" fill=\"#555\"")
             tick += ticks.step
         }
         // The heaviest settled contact gets the largest circle; the others' areas are in proportion to it.
         let largest = 0.12 * Swift.min(size.width, size.height)
         let heaviestForce = series.map { $0.settledForce ?? $0.peakForce }.max() ?? 0
+        var circles: [(series: Int, circle: SVGLabelLayout.Circle)] = []
         for (index, line) in series.enumerated() {
             let place = { (point: (x: Float, y: Float)) in
                 (left + Double(point.x) * size.width, top + Double(point.y) * size.height)
@@ -148,14 +173,73 @@ extension SVGPlot {
             // A contact that lifted before the end keeps a dashed outline: where it was, not where it is.
             out += "fill-opacity=\"\(heaviest ? "0.85" : "0.3")\" stroke=\"\(colour(index))\" stroke-width=\"2\""
             out += line.lifted ? " stroke-dasharray=\"5 3\"/>\n" : "/>\n"
-            let label = label(of: line, unit: unit)
-            // Right of the circle, or left of it when it would run past the surface into the summary table.
-            let right = cx + radius + 5 + Double(label.count) * 7.2 <= left + size.width + 40
+            circles.append((index, SVGLabelLayout.Circle(x: cx, y: cy, radius: radius)))
+        }
+        out += padLabels(
+            circles,
+            bounds: SVGBox(x: 4, y: top, width: right - 4, height: bottom - top),
+            obstacles: tickBoxes,
+            unit: unit
+        )
+        return out + "</g>\n"
+    }
+
+    /// The labels of the surface's circles, over everything else on it: each a white box (so tracks and circles
+    /// under it do not blur it) with the contact's label (``label(of:unit:)``) in its colour, placed by
+    /// ``SVGLabelLayout``, the heaviest contacts first; a label that finds no place is shortened to the contact's
+    /// name (the legend and the table carry the rest), and one that still finds none is left out and counted.
+    private func padLabels(
+        _ circles: [(series: Int, circle: SVGLabelLayout.Circle)],
+        bounds: SVGBox,
+        obstacles: [SVGBox],
+        unit: WeightUnit
+    ) -> String {
+        var layout = SVGLabelLayout(bounds: bounds, obstacles: obstacles, circles: circles.map(\.circle))
+        var out = "<g id=\"pad-labels\">\n"
+        let order = circles.indices.sorted {
+            let first = series[circles[$0].series]
+            let second = series[circles[$1].series]
+            return ((first.settledForce ?? first.peakForce), -$0) > ((second.settledForce ?? second.peakForce), -$1)
+        }
+        var omitted = 0
+        for position in order {
+            let index = circles[position].series
+            let line = series[index]
+            var placement: SVGLabelLayout.Placement?
+            var shown = ""
+            for candidate in [label(of: line, unit: unit), "#\(line.id)"] {
+                shown = candidate
+                let box = SVGLabelLayout.textBox(candidate)
+                placement = layout.place(width: box.width, height: box.height, circle: position)
+                if placement != nil { break }
+            }
+            guard let placement else {
+                omitted += 1
+                continue
+            }
+            let colour = colour(index)
+            if let leader = placement.leader {
+                out += "<line class=\"leader\" x1=\"\(SVGSupport.number(leader.x1))\" "
+                out += "y1=\"\(SVGSupport.number(leader.y1))\" x2=\"\(SVGSupport.number(leader.x2))\" "
+                out += "y2=\"\(SVGSupport.number(leader.y2))\" stroke=\"\(colour)\" stroke-width=\"1\"/>\n"
+            }
+            let box = placement.box
+            out += "<rect class=\"padlabel-box\" x=\"\(SVGSupport.number(box.x))\" y=\"\(SVGSupport.number(box.y))\" "
+            out += "width=\"\(SVGSupport.number(box.width))\" height=\"\(SVGSupport.number(box.height))\" "
+            out += "fill=\"#ffffff\" fill-opacity=\"0.85\" stroke=\"\(colour)\" stroke-opacity=\"0.35\" rx=\"3\"/>\n"
             out += text(
-                right ? cx + radius + 5 : cx - radius - 5,
-                cy + 4,
-                label,
-                attributes: "fill=\"\(colour(index))\" font-weight=\"bold\"" + (right ? "" : " text-anchor=\"end\"")
+                box.x + SVGLabelLayout.padding,
+                box.y + SVGLabelLayout.baseline,
+                shown,
+                attributes: "class=\"padlabel\" fill=\"\(colour)\" font-weight=\"bold\""
+            )
+        }
+        if omitted > 0 {
+            out += text(
+                bounds.x + 4,
+                bounds.bottom - 4,
+                "\(omitted) labels left out: see the table",
+                attributes: "fill=\"#777\""
             )
         }
         return out + "</g>\n"

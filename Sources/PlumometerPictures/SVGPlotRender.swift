@@ -67,8 +67,11 @@ extension SVGPlot {
         let axis = valueAxis(unit: unit)
         out += timePlot(layout, axis: axis)
         out += legend(layout, axis: axis, unit: unit)
-        if let padSize { out += padPanel(layout, size: padSize, unit: unit) }
-        let tableLeft = padSize.map { layout.left + $0.width + 50 } ?? layout.left
+        // The table at the right edge, so a narrow (portrait) surface leaves room for its labels between the two.
+        let tableLeft = padSize == nil ? layout.left : layout.left + layout.plotWidth - layout.summaryWidth
+        if let padSize {
+            out += padPanel(layout, size: padSize, unit: unit, right: tableLeft - 12, bottom: height - 4)
+        }
         out += summaryTable(left: tableLeft, top: layout.padTop, unit: unit)
         out += "</svg>\n"
         return out

@@ -112,14 +112,16 @@ extension EmulatedStreams {
     /// Runs `plumometer --device NODE -f jsonl` under umockdev-run with `events` replayed into the emulated device,
     /// and stops it with a real SIGTERM after `seconds`.
     ///
-    /// With a `script` (see ``script(_:)``) the device delivers that instead of `events`.
+    /// With a `script` (see ``script(_:)``) the device delivers that instead of `events`; then `until`, a sed
+    /// pattern, ends the run on the first line that matches it instead (`seconds` is only the limit).
     static func stream(
         device file: String = "apple-magic-trackpad-2-usb.desc",
         events: [RawEvent],
         script: Data? = nil,
         slotValues: [[AbsoluteAxis: Int32]] = [],
         keysDown: Set<KeyCode> = [],
-        seconds: Double = 1.2
+        seconds: Double = 1.2,
+        until pattern: String? = nil
     ) throws -> ProcessResult {
         let directory = try Umockdev.temporaryDirectory("fault")
         let node = "/dev/input/event7"
@@ -149,9 +151,12 @@ extension EmulatedStreams {
         }
         let scriptURL = directory.appendingPathComponent("events.script")
         try script.write(to: scriptURL)
+        // With a pattern the run ends on the line that matches it, not at a time: its reader (sed) quits after that
+        // line, and the stream stops once its piped stdout's reader has gone, however slow the machine.
+        let ended = pattern.map { ["sh", "-c", "\"$@\" | sed '/\($0)/q'", $0] + command } ?? command
         return try ProcessRunner.run(
             try #require(Umockdev.runner).path,
-            files.arguments() + ["-s", "\(node)=\(scriptURL.path)", "--"] + command,
+            files.arguments() + ["-s", "\(node)=\(scriptURL.path)", "--"] + ended,
             environment: environment,
             timeout: 30
         )

@@ -50,6 +50,9 @@ struct InstallScriptTests {
             ["--prefix", "/opt/pm", "--destdir", root.path, "--binary", binary]
         )
         #expect(install.status == 0, "\(install.stderr)")
+        // Staged for a package, nothing is installed on this system: nothing to enable here.
+        #expect(install.stdout.contains("staged under \(root.path)"), "\(install.stdout)")
+        #expect(!install.stdout.contains("systemctl --user"), "\(install.stdout)")
         let unit = try String(
             contentsOf: root.appendingPathComponent("etc/systemd/user/plumometer.service"),
             encoding: .utf8

@@ -108,4 +108,17 @@ struct ListTests {
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("no input device's name contains 'wacom'"))
     }
+
+    @Test("with no input device at all, a name says so, not that it matched nothing")
+    func aNameWithNoDevicesAtAll() throws {
+        let result = try ProcessRunner.run(
+            try #require(Umockdev.runner).path,
+            ["--", "timeout", "--preserve-status", "-s", "TERM", "2", try CLI.binary, "record", "-d", "pad"],
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
+            timeout: 30
+        )
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("No input devices at all"), "\(result.stderr)")
+        #expect(!result.stderr.contains("name contains"), "\(result.stderr)")
+    }
 }

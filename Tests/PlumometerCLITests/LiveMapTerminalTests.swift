@@ -75,12 +75,12 @@ struct LiveMapTerminalTests {
         let grams = contact.number("grams") ?? 0
         let value = grams >= 10 ? String(Int(grams.rounded())) : String(format: "%.1f", grams)
         let percent = String(format: "%.1f", contact.number("percent") ?? 0)
-        return "#\(contact.int("id") ?? 0) \(percent)% \(value) g" + (contact.bool("stable") == true ? "*" : "")
+        return "#\(contact.int("id") ?? 0) \(percent)% \(value) g" + (contact.bool("stable") == true ? "=" : "")
     }
 
     @Test func labelsFollowTheContactsAndTheHeaviestIsYellow() throws {
-        // At 5 to 7 s three plums rest still on the demo's pad.
-        let (status, screens) = try Self.run(["demo"], steps: ["wait:6", "snap", "key:q"])
+        // At 5 to 7 s three plums rest still on the demo's pad; at 100 x 30 two of them close side by side.
+        let (status, screens) = try Self.run(["demo"], columns: 100, rows: 30, steps: ["wait:6", "snap", "key:q"])
         #expect(status == 0)
         let screen = try #require(screens.first)
         let frame = try Self.demoFrame(try Self.sequence(on: screen))

@@ -27,4 +27,18 @@ import Testing
         )
         #expect(piped.status == 0 && !piped.stderr.contains("typed at the terminal"), "\(piped.stderr)")
     }
+
+    @Test("a paced replay into a pipe says once that it plays in real time and --fast converts at once")
+    func pacedReplayIntoAPipeSaysItPlaysInRealTime() throws {
+        let fixture = CLI.fixture("magic-trackpad-2.two-plums.evemu")
+        let hint = "plays the recording paced, 50 times as fast as it was recorded; --fast converts it at once"
+        let paced = try CLI.run(["replay", "--speed", "50", "-f", "csv", fixture])
+        #expect(paced.status == 0, "\(paced.stderr)")
+        #expect(paced.stderr.components(separatedBy: hint).count == 2, "once: \(paced.stderr)")
+        #expect(!paced.stdout.contains("--fast"), "stdout stays data")
+        let fast = try CLI.run(["replay", "--fast", "-f", "csv", fixture])
+        #expect(!fast.stderr.contains("--fast converts"), "\(fast.stderr)")
+        let quiet = try CLI.run(["replay", "-q", "--speed", "50", "-f", "csv", fixture])
+        #expect(quiet.status == 0 && !quiet.stderr.contains("--fast converts"), "\(quiet.stderr)")
+    }
 }

@@ -109,6 +109,8 @@ struct ScriptAgreementTests {
                 timeout: 60
             )
             let elapsed = clock.now - start
+            // The usage only: never a line of the script itself.
+            #expect(!result.stdout.contains("set -e"), "\(name) --help printed: \(result.stdout)")
             #expect(result.status == 0, "\(name) --help: status \(String(describing: result.status)), \(result.stderr)")
             #expect(
                 result.stdout.lowercased().contains("usage") || result.stdout.contains("scripts/\(name)"),

@@ -32,6 +32,20 @@ import Testing
         #expect(viaHelp.stdout == result.stdout)
     }
 
+    @Test("--help says what the text format's marks mean, and help calibrate lists the coins --reference accepts")
+    func helpExplainsMarksAndCoins() throws {
+        let replay = try CLI.run(["replay", "--help"]).stdout.split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.joined(separator: " ")
+        #expect(replay.contains("'=' once stable"), "\(replay)")
+        let calibrate = try CLI.run(["help", "calibrate"]).stdout.split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.joined(separator: " ")
+        for coin in ["us-quarter 5.67 g", "1-euro 7.5 g", "100-yen 4.8 g", "loonie", "toonie", "1-yen 1 g"] {
+            #expect(calibrate.contains(coin), "\(coin) in \(calibrate)")
+        }
+    }
+
     @Test func version() throws {
         let result = try CLI.run(["--version"])
         #expect(result.status == 0)

@@ -43,8 +43,8 @@ import Testing
         #expect(
             renderer.screen(content, columns: 80, rows: 24)
                 == "\u{1B}[Hplumometer  waiting for a device\u{1B}[K\r\n\u{1B}[K\r\n"
-                + "  Nothing on the surface. Place objects; only conductive ones (fingers, coins, fruit) register."
-                .prefix(79) + "\u{1B}[K\r\n\u{1B}[K\r\n" + Self.keys + "1% of full scale\u{1B}[K\u{1B}[J"
+                + "  Nothing on the surface. Place objects; only conductive ones (fingers, coins,\u{1B}[K\r\n"
+                + "  fruit) register.\u{1B}[K\r\n\u{1B}[K\r\n" + Self.keys + "1% of full scale\u{1B}[K\u{1B}[J"
         )
         #expect(LiveViewRenderer.enterScreen == "\u{1B}[?1049h\u{1B}[?25l")
         #expect(LiveViewRenderer.leaveScreen == "\u{1B}[?25h\u{1B}[?1049l")
@@ -78,7 +78,8 @@ import Testing
         // widest, single spaces, `SATURATED` alone) keeps every mark, the heaviest's first; the note is wrapped.
         #expect(
             renderer.lines(Self.twoContacts, columns: 40, rows: 24) == [
-                "plumometer  Force Pad  /dev/input/event",
+                // The title is cut after a whole word, never inside one.
+                "plumometer  Force Pad ...",
                 // The note wraps at words instead of being cut.
                 "Its pressure axis is a force sensor",
                 "with a resolution. Grams from the axis",
@@ -87,7 +88,8 @@ import Testing
                 "#17  50.0% 3000.0 g stable   * heaviest",
                 "#18  25.0% settling SATURATED",
                 "",
-                "2 contacts  0.0 s  #3   [t]are [c]lear ",
+                // The keys are abbreviated, not cut: [q]uit stays whole.
+                "2 contacts  0.0 s   [t][c][k] [q]uit",
             ]
         )
         var tiny = LiveViewRenderer(unit: .grams, colour: false)
@@ -127,21 +129,66 @@ import Testing
             OutputTestValues.contact(19, slot: 2, pressure: 600, force: 0.1, ratio: 0.2, share: 0.1, rank: 3)
         )
         var renderer = LiveViewRenderer(unit: .grams, colour: false)
-        // Six rows: header (one line while waiting for a device), blank, blank and status leave two, one contact and
-        // the count. The bar is as wide as the contacts shown allow: 120 - 1 - 7 - 40, at most 60.
-        let lines = renderer.lines(LiveViewContent(reading: reading, sequence: 9), columns: 120, rows: 6)
+        // Four rows: too few for the blank rows, so header (one line while waiting for a device) and status leave
+        // two: the three contacts go on one line, each its name and weight (percent without grams), `*` after the
+        // heaviest.
+        let lines = renderer.lines(LiveViewContent(reading: reading, sequence: 9), columns: 120, rows: 4)
         #expect(
             lines == [
                 "plumometer  waiting for a device",
-                "",
-                "   #17 " + Self.bar(30, of: 60) + "  50.0%   3000.0 g  stable    * heaviest",
-                "  ... and 2 more (lighter) contacts",
-                "",
+                "#17 3000.0 g *  #18 25.0%       #19 10.0%",
                 "3 contacts  0.0 s  #9   " + Self.keys + "100% of full scale",
             ]
         )
+        // Too narrow for two to a line: the heaviest, and how many more there are.
+        var narrow = LiveViewRenderer(unit: .grams, colour: false)
+        let counted = narrow.lines(LiveViewContent(reading: reading, sequence: 9), columns: 26, rows: 4)
+        #expect(counted.count == 4 && counted[1].hasPrefix("#17 ") && counted[2] == "  ... and 2 more...", "\(counted)")
         let tallEnough = renderer.lines(LiveViewContent(reading: reading, sequence: 9), columns: 80, rows: 8)
         #expect(tallEnough.filter { $0.hasPrefix("   #") }.count == 3)
+    }
+
+    @Test("from 40 x 10 up, every object shows with its name and weight: 16 of them two to a line at 40 x 10")
+    func everyObjectShowsOnASmallTerminal() {
+        for count in [1, 3, 8, 12, 16] {
+            var contacts: [ContactReading] = []
+            for index in 0..<count {
+                let step = Double(index + 1)
+                contacts.append(
+                    OutputTestValues.contact(
+                        100 + index,
+                        slot: index,
+                        pressure: Int32(100 * (index + 1)),
+                        force: 0.01 * step,
+                        ratio: 1,
+                        share: 1,
+                        rank: count - index,
+                        heaviest: index == count - 1,
+                        grams: 10 * step
+                    )
+                )
+            }
+            let content = LiveViewContent(
+                record: OutputTestValues.record(),
+                reading: Reading(time: EventTime(microseconds: 1), contacts: contacts),
+                sequence: 7
+            )
+            for (columns, rows) in [(40, 10), (40, 12), (60, 16), (300, 100)] {
+                var renderer = LiveViewRenderer(unit: .grams, colour: false)
+                let lines = renderer.lines(content, columns: columns, rows: rows)
+                #expect(lines.count <= rows, "\(count) at \(columns) x \(rows): \(lines)")
+                #expect(lines.allSatisfy { $0.count < columns }, "\(count) at \(columns) x \(rows): \(lines)")
+                for contact in contacts {
+                    let weight: String = NumberText.fixed(contact.grams ?? 0, 1) + " g"
+                    let name = "#\(contact.id) "
+                    #expect(
+                        lines.contains { (line: String) -> Bool in line.contains(name) && line.contains(weight) },
+                        "#\(contact.id) \(weight), \(count) at \(columns) x \(rows): \(lines.joined(separator: "\n"))"
+                    )
+                }
+                #expect(lines.last?.hasSuffix("[q]uit") == true || lines.last?.contains("[q]uit   ") == true)
+            }
+        }
     }
 
     @Test func barsAutoRangeUpwardsOnlyIn125Steps() {

@@ -133,6 +133,9 @@ import Testing
         #expect(WeightUnit.pounds.format(grams: 453.59237) == "1.000 lb")
         #expect(WeightUnit.pounds.format(grams: 12.34) == "0.027 lb")
         #expect(WeightUnit(rawValue: "oz") == .ounces && WeightUnit(rawValue: "lb") == .pounds)
-        #expect(WeightUnit(rawValue: "kg") == nil)
+        // Kilograms with 4 decimals (0.1 g, the gram's own step): a 2 kg load is 2.0000 kg, not 2000.0 g.
+        #expect(WeightUnit(rawValue: "kg") == .kilograms)
+        #expect(WeightUnit.kilograms.format(grams: 2000) == "2.0000 kg")
+        #expect(WeightUnit.kilograms.format(grams: 12.34) == "0.0123 kg")
     }
 }

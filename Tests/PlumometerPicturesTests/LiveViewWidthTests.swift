@@ -74,7 +74,7 @@ struct LiveViewWidthTests {
                 "  #418 ████████░░░░░░░░░░  23.1%     57.7 g  x 50 y 44 mm  stable  ",
                 "  #419 ████████████░░░░░░  33.9%     84.8 g  x 78 y 18 mm  stable    * heaviest",
                 "",
-                "3 contacts  6.0 s  #600   [t]are [c]lear [k]carrier [m]ap [q]uit   scale: 50% o",
+                "3 contacts  6.0 s  #600   [t]are [c]lear [k]carrier [m]ap [q]uit   scale 50%",
             ]
         )
         #expect(
@@ -87,12 +87,12 @@ struct LiveViewWidthTests {
                 "#418 █████░░░░░ 23.1% 57.7 g stable  ",
                 "#419 ███████░░░ 33.9% 84.8 g stable   * heaviest",
                 "",
-                "3 contacts  6.0 s  #600   [t]are [c]lear [k]carri",
+                "3 contacts  6.0 s   [t][c][k][m] [q]uit",
             ]
         )
         #expect(
             Self.screen(columns: 40, map: false, colour: false) == [
-                "plumometer  Synthetic PressurePad  plum",
+                "plumometer  Synthetic PressurePad ...",
                 "A force sensor. Grams from the axis",
                 "resolution (4/g).",
                 "",
@@ -100,7 +100,7 @@ struct LiveViewWidthTests {
                 "#418  23.1% 57.7 g stable  ",
                 "#419  33.9% 84.8 g stable   * heaviest",
                 "",
-                "3 contacts  6.0 s  #600   [t]are [c]lea",
+                "3 contacts  6.0 s   [t][c][k][m] [q]uit",
             ]
         )
     }
@@ -126,13 +126,13 @@ struct LiveViewWidthTests {
     @Test func theMapAt40ColumnsNamesContactsAsTheBarsDo() {
         #expect(
             Self.screen(columns: 40, map: true, colour: false) == [
-                "plumometer  Synthetic PressurePad  plum",
+                "plumometer  Synthetic PressurePad ...",
                 "A force sensor. Grams from the axis",
                 "resolution (4/g).",
                 "",
                 "┌─────────────────────────────────────┐",
-                "│                    #419 33.9% 85 g* │",
-                "│ #417 28.5% 71 g*        ▓▓▓▓▓▓▓     │",
+                "│                    #419 33.9% 85 g= │",
+                "│ #417 28.5% 71 g=        ▓▓▓▓▓▓▓     │",
                 "│      ▄█████▄           ▓▓▓▓▓▓▓▓▓    │",
                 "│     ████████▄          ▓▓▓▓▓▓▓▓▓    │",
                 "│     ████████▀           ▓▓▓▓▓▓▓▓    │",
@@ -141,11 +141,11 @@ struct LiveViewWidthTests {
                 "│               ███████               │",
                 "│               ███████               │",
                 "│               ▀█████▀               │",
-                "│          #418 23.1% 58 g*           │",
+                "│          #418 23.1% 58 g=           │",
                 "└─────────────────────────────────────┘",
-                "█ contact  ▓ heaviest  * stable  size ~",
+                "█ contact  ▓ heaviest  = stable",
                 "",
-                "3 contacts  6.0 s  #600   [t]are [c]lea",
+                "3 contacts  6.0 s   [t][c][k][m] [q]uit",
             ]
         )
     }
@@ -156,14 +156,14 @@ struct LiveViewWidthTests {
     func bothViewsNameTheContactsAlike(columns: Int) {
         let map = Self.screen(columns: columns, map: true, colour: false).joined(separator: "\n")
         let bars = Self.screen(columns: columns, map: false, colour: false).joined(separator: "\n")
-        for (name, label) in [("#417", "#417 28.5% 71 g*"), ("#418", "#418 23.1% 58 g*"), ("#419", "#419 33.9% 85 g*")]
+        for (name, label) in [("#417", "#417 28.5% 71 g="), ("#418", "#418 23.1% 58 g="), ("#419", "#419 33.9% 85 g=")]
         {
             #expect(map.contains(label), "\(columns): \(map)")
             #expect(bars.contains(name + " "), "\(columns): \(bars)")
         }
         #expect(!map.contains("#1") && !map.contains("#2 ") && !map.contains("#3 "), "no rank as a name")
         let colourMap = Self.screen(columns: columns, map: true, colour: true).joined()
-        #expect(colourMap.contains("\u{1B}[1;33m#419 33.9% 85 g*\u{1B}[0m"))
+        #expect(colourMap.contains("\u{1B}[1;33m#419 33.9% 85 g=\u{1B}[0m"))
         let colourBars = Self.screen(columns: columns, map: false, colour: true).joined()
         #expect(colourBars.contains("\u{1B}[1;33m") && colourBars.contains("heaviest\u{1B}[0m"))
     }

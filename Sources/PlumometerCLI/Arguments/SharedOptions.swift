@@ -38,7 +38,8 @@ enum ReadingOptions {
         "format",
         short: "f",
         cases: OutputFormat.allCases,
-        help: "Output format. Default: live view on a terminal, jsonl otherwise."
+        help:
+            "Output format. Default: live view on a terminal, jsonl otherwise. In text each contact is '#id percent weight', then '*heaviest*' or its ratio to the heaviest, '!saturated', and '=' once stable."
     )
     // A day at most: a longer interval is a mistake, and the bound keeps the microseconds within Int64.
     static let interval = Option<Int>.wholeNumber(
@@ -73,7 +74,7 @@ enum ReadingOptions {
     static let unit = Option<WeightUnit>.choice(
         "unit",
         value: "UNIT",
-        cases: [.grams, .ounces, .carats, .pounds],
+        cases: [.grams, .ounces, .carats, .pounds, .kilograms],
         help: "Unit for weights in text and live output (JSON and CSV stay in grams)."
     )
 

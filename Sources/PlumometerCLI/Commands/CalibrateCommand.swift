@@ -68,6 +68,13 @@ extension CalibrateCommand: Command {
         )
     }
 
+    /// The coins `--reference` (and `--point RAW:NAME`) accept by name, with their mints' masses: the help's list,
+    /// from the table the parser reads, so the two never differ.
+    static let referenceNames =
+        "Coins by name (mint masses; also in counts and sums, '3x 1-euro', 'us-quarter + 1g'): "
+        + ReferenceWeight.all.map { $0.name + " " + NumberText.trimmed($0.grams) + " g" }.joined(separator: ", ")
+        + "."
+
     static let spec = CommandSpec(
         name: "calibrate",
         summary: "Fit grams to raw pressure from reference weights and save a per-device profile.",
@@ -94,7 +101,7 @@ extension CalibrateCommand: Command {
             is saved unless --save or --output is given (a recording's identity is often a real device's). A fit \
             with R\u{B2} >= 0.985 is good, >= 0.97 acceptable; below that it is refused; two points are \
             'unchecked'. See docs/calibration.md.
-            """,
+            """ + " " + referenceNames,
         examples: [
             "plumometer calibrate -d /dev/input/event7 --reference us-quarter --reference '2x us-quarter'",
             "plumometer demo --save demo.evemu && plumometer calibrate --replay demo.evemu --point 0:0 --point 1200:1200 --point 2400:2400",

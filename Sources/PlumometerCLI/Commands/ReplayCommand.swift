@@ -1,4 +1,5 @@
 import PlumometerCore
+import PlumometerOutput
 import PlumometerRecording
 import PlumometerSession
 
@@ -60,19 +61,25 @@ enum ReplayCommand {
             settings: settings,
             pacing: pacing,
             format: try arguments.value(of: ReadingOptions.format),
-            output: try arguments.outputSettings()
+            output: try arguments.outputSettings(),
+            realTimeHint: true
         )
     }
 
     /// Plays the device `input` picks (a file's, standard input's, the demo's) through a ``ReadingRun`` at `pacing`,
     /// as it arrives.
-    /// - Parameter announce: said once the device is known, before its first reading (the demo names it).
+    /// - Parameters:
+    ///   - announce: said once the device is known, before its first reading (the demo names it).
+    ///   - realTimeHint: say on stderr, when the readings go to no terminal and the recording is paced, that it
+    ///     plays in real time and `--fast` converts it at once (`replay FILE -f csv > out.csv` otherwise waits the
+    ///     recording's length without a word).
     static func play(
         _ input: RecordingInput,
         settings: ReadingSettings,
         pacing: Pacing,
         format: OutputFormat?,
         output: OutputSettings = OutputSettings(),
+        realTimeHint: Bool = false,
         announce: @escaping (StreamedDevice) -> Void = { _ in }
     ) throws {
         let run = try ReadingRun(
@@ -90,6 +97,13 @@ enum ReplayCommand {
                 "reading a recording typed at the terminal (standard input); end it with Ctrl-D, or stop with "
                     + "Ctrl-C and give a FILE or a pipe: evemu-record /dev/input/eventN | plumometer replay -"
             )
+        }
+        if realTimeHint, let speed = pacing.speed, !run.outputIsTerminal {
+            let pace =
+                speed == 1
+                ? "in real time, as it was recorded"
+                : "paced, " + NumberText.trimmed(speed) + " times as fast as it was recorded"
+            Diagnostics.note("plays the recording " + pace + "; --fast converts it at once")
         }
         let session = run.session
         let source = session.recording(input, pacing: pacing, announce: announce)

@@ -190,7 +190,7 @@ final class LiveView: ReadingOutput {
                     colour: colour,
                     unit: unit,
                     forceScale: forceScale
-                ).render(reading)
+                ).renderWhole(reading)
             }
         }
         try sink.write(

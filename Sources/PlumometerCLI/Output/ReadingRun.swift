@@ -86,6 +86,8 @@ final class ReadingRun {
     /// The bridge's loop, when the runtime's is it (not in a test's embedded runtime).
     let driver: Driver?
     private let live: LiveView?
+    /// Whether readings go to a terminal (stdout or `-o` one), where a person watches them come.
+    let outputIsTerminal: Bool
     private let latestStateWins: Bool
     private var keyboard: RawKeyboard?
     private var keysAttached = false
@@ -125,6 +127,7 @@ final class ReadingRun {
             wallTimestamps: outputSettings.wallTimestamps
         )
         self.live = live
+        outputIsTerminal = (sink as? FileDescriptorWriter)?.isTerminal == true
         let output = outputSettings.frameLimit.map { FrameLimitOutput(chosen, limit: $0) } ?? chosen
         if let descriptor = sink as? FileDescriptorWriter {
             // `>> log`: a line an earlier run left cut stays on its own, and this run's first record starts a line.

@@ -28,6 +28,8 @@ enum DeviceTarget {
             return path
         case .name(let name):
             let report = try DeviceDiscovery.scan(includeSkipped: false)
+            // With no input device at all, no name could match: say that, not that this one matched nothing.
+            if report.scannedCount == 0 { throw CLIError.runtime(report.whyNothingUsable) }
             guard let match = report.select(name) else {
                 let names = report.devices.map { "'\($0.name.forTerminalName)' (\($0.node.forTerminalName))" }.joined(
                     separator: ", "

@@ -3,8 +3,9 @@
 public enum JSONStringLiteral {
     /// How the characters JSON lets a writer choose for are written.
     public enum Dialect: Sendable {
-        /// As Foundation's `JSONEncoder` writes them: `/` as `\/`, backspace and form feed as `\b` and `\f`, the
-        /// other control characters as `\u00XX`; DEL as it is. Calibration profiles, byte for byte as before.
+        /// As Foundation's `JSONEncoder` writes them with `.withoutEscapingSlashes`: `/` as it is (as `jq`, Python's
+        /// `json` and other JSON tools write it: `"Apple Internal Keyboard / Trackpad"`), backspace and form feed as
+        /// `\b` and `\f`, the other control characters as `\u00XX`; DEL as it is. Calibration profiles.
         case foundation
         /// The reading lines': `/` as it is, every control character other than `\n`, `\r` and `\t` (and DEL, so a
         /// terminal showing the line is never sent one) as `\u00XX`.
@@ -22,7 +23,6 @@ public enum JSONStringLiteral {
             case ("\n", _): out += "\\n"
             case ("\r", _): out += "\\r"
             case ("\t", _): out += "\\t"
-            case ("/", .foundation): out += "\\/"
             case ("\u{8}", .foundation): out += "\\b"
             case ("\u{c}", .foundation): out += "\\f"
             default:
