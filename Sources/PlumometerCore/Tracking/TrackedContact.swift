@@ -28,6 +28,8 @@ struct TrackedContact: Sendable {
     /// ranks the contacts in one order and lists them in another.
     var rank = 0
     var force = 0.0
+    /// The force it weighs with among the loads: its force, or 0 for a tared thing at its zero.
+    var loadForce = 0.0
     var grams: Double?
 
     init(order: Int, slot: Int?, x: Int32?, y: Int32?, rawPressure: Int32, anchorTime: EventTime) {
@@ -39,39 +41,114 @@ struct TrackedContact: Sendable {
         self.anchorTime = anchorTime
     }
 
-    /// The pressure every reported quantity comes from: while stable, the mean of the values since the anchor (a
-    /// resting object reads steady); otherwise the latest value, so a moving load is followed without lag.
+    /// The settled value: the time-weighted mean of the values of the current run (``window``), as last judged
+    /// (``WeightTracker`` updates it whenever it judges the contact's stability).
+    var settledPressure = 0.0
+
+    /// The pressure every reported quantity comes from: while stable, the settled value, the time-weighted mean of
+    /// the values since the run began (a resting object reads steady); otherwise the latest value, so a moving load
+    /// is followed without lag.
     var reportedPressure: Double {
-        stable ? window.mean ?? value : value
+        stable ? settledPressure : value
     }
 }
 
-/// Count, sum, smallest and largest of the values since a contact's anchor.
+/// The values of one contact's current run (since its anchor), each held until the next, as running time-weighted
+/// sums: their mean is the settled value, their least-squares trend says whether the value is still changing, the
+/// scatter about that trend is the noise, and their spread (largest minus smallest) feeds the heaviest margin.
+///
+/// O(1) per value and no memory of the values themselves: the sums are integrals of the held value (sample and
+/// hold) over time since the run began, shifted by the run's first value so that a 5 kg load's variance does not
+/// cancel away.
 struct ValueWindow: Sendable, Hashable {
     private(set) var count = 0
-    private var sum = 0.0
     private(set) var smallest = 0.0
     private(set) var largest = 0.0
+    private var start = EventTime.zero
+    private var origin = 0.0
+    /// Seconds since ``start`` of the last value, and that value (held until the next).
+    private var lastOffset = 0.0
+    private var lastValue = 0.0
+    private var sums = Sums()
 
-    /// Starts again from one value (the anchor moved).
-    mutating func restart(_ value: Double) {
-        count = 1
-        sum = value
-        smallest = value
-        largest = value
+    /// Integrals over the run of 1, t, t², v, t·v and v² (v shifted by ``origin``).
+    private struct Sums: Sendable, Hashable {
+        var weight = 0.0
+        var t = 0.0
+        var tt = 0.0
+        var v = 0.0
+        var tv = 0.0
+        var vv = 0.0
+
+        /// Adds `value` held from `a` to `b` seconds.
+        mutating func hold(_ value: Double, from a: Double, to b: Double) {
+            guard b > a else { return }
+            let d1 = b - a
+            let d2 = (b * b - a * a) / 2
+            let d3 = (b * b * b - a * a * a) / 3
+            weight += d1
+            t += d2
+            tt += d3
+            v += value * d1
+            tv += value * d2
+            vv += value * value * d1
+        }
     }
 
-    /// Adds one value.
-    mutating func add(_ value: Double) {
-        guard count > 0 else { return restart(value) }
+    /// Starts again from one value at `time` (the anchor moved).
+    mutating func restart(_ value: Double, at time: EventTime) {
+        count = 1
+        smallest = value
+        largest = value
+        start = time
+        origin = value
+        lastOffset = 0
+        lastValue = 0
+        sums = Sums()
+    }
+
+    /// Adds one value at `time`: the previous one is held until then.
+    mutating func add(_ value: Double, at time: EventTime) {
+        guard count > 0 else { return restart(value, at: time) }
+        let offset = Swift.max(lastOffset, time.seconds(since: start))
+        sums.hold(lastValue, from: lastOffset, to: offset)
+        lastOffset = offset
+        lastValue = value - origin
         count += 1
-        sum += value
         smallest = Swift.min(smallest, value)
         largest = Swift.max(largest, value)
     }
 
-    /// The mean, or nil before the first value.
-    var mean: Double? { count > 0 ? sum / Double(count) : nil }
+    /// The sums with the last value held until `time`.
+    private func sums(at time: EventTime) -> Sums {
+        var copy = sums
+        copy.hold(lastValue, from: lastOffset, to: Swift.max(lastOffset, time.seconds(since: start)))
+        return copy
+    }
+
+    /// The time-weighted mean of the run at `time` (the last value held until then); the last value when the run
+    /// has lasted no time yet; nil before the first value.
+    func mean(at time: EventTime) -> Double? {
+        guard count > 0 else { return nil }
+        let sums = sums(at: time)
+        guard sums.weight > 0 else { return origin + lastValue }
+        return origin + sums.v / sums.weight
+    }
+
+    /// The run's least-squares trend at `time`: its slope (units per second) and the scatter of the values about
+    /// the trend line (units, a standard deviation). Zero slope for a run that lasted no time.
+    func trend(at time: EventTime) -> (slope: Double, scatter: Double) {
+        let sums = sums(at: time)
+        guard sums.weight > 0 else { return (0, 0) }
+        let meanT = sums.t / sums.weight
+        let meanV = sums.v / sums.weight
+        let varianceT = sums.tt / sums.weight - meanT * meanT
+        let covariance = sums.tv / sums.weight - meanT * meanV
+        let varianceV = Swift.max(0, sums.vv / sums.weight - meanV * meanV)
+        guard varianceT > 0 else { return (0, varianceV.squareRoot()) }
+        let slope = covariance / varianceT
+        return (slope, Swift.max(0, varianceV - slope * covariance).squareRoot())
+    }
 
     /// Largest minus smallest: how much the value wandered while resting.
     var spread: Double { largest - smallest }

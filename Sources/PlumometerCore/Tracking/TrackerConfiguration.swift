@@ -44,6 +44,11 @@ public struct TrackerConfiguration: Sendable, Hashable {
     public var stabilityToleranceGrams: Double = 2
     /// How long (seconds of kernel time) a value must stay within the tolerance before it is reported stable.
     public var stabilityWindow: Double = 0.5
+    /// The least noise (device pressure units) a trend is measured against: a value whose least-squares trend would
+    /// move it by more than its noise (the scatter about the trend, at least this) over ``stabilityWindow`` is still
+    /// changing (decaying, creeping) and is not stable, however small its spread. Half a unit: the rounding of an
+    /// integer axis, so a value that the kernel's `fuzz` filter holds still is not taken for noise-free.
+    public var trendNoiseFloor: Double = 0.5
     /// The fraction of full scale at or above which a raw pressure is flagged saturated (the weight may be more).
     public var saturationThreshold: Double = 0.98
     /// How reported values are smoothed; off by default.
