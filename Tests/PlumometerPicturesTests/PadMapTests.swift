@@ -38,11 +38,11 @@ struct PadMapTests {
                 "+------------------------------+",
                 "|                              |",
                 "|                              |",
-                "|#1 30.0% 75 g* #2 40.0% 100 g |",
+                "|#1 30.0% 75.0 g*              |",
                 "|    oooo            #####     |",
                 "|   oooooo          #######    |",
                 "|    oooo            #####     |",
-                "|                              |",
+                "|              #2 40.0% 100.0 g|",
                 "|                              |",
                 "|                              |",
                 "+------------------------------+",
@@ -56,7 +56,8 @@ struct PadMapTests {
         let map = try #require(PadMap(device: touchpad(), columns: 32, rows: 12, charset: .unicode, colour: true))
         let lines = map.render(twoPlums)
         #expect(lines.count == 12)
-        #expect(lines[3] == "│#1 30.0% 75 g* \u{1B}[1;33m#2 40.0% 100 g\u{1B}[0m │")
+        #expect(lines[3] == "│#1 30.0% 75.0 g*              │")
+        #expect(lines[7] == "│              \u{1B}[1;33m#2 40.0% 100.0 g\u{1B}[0m│")
         #expect(lines[4] == "│    ▄██▄            \u{1B}[33m▄███▄\u{1B}[0m     │")
         #expect(lines[5] == "│   ██████          \u{1B}[33m███████\u{1B}[0m    │")
         #expect(lines[6] == "│    ▀██▀            \u{1B}[33m▀███▀\u{1B}[0m     │")
@@ -94,10 +95,11 @@ struct PadMapTests {
         let unicodeLines = unicode.render(twoPlums)
         #expect(asciiLines.count == unicodeLines.count)
         #expect(asciiLines.joined().unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7f })
-        for (a, u) in zip(asciiLines, unicodeLines).dropLast() {
-            #expect(a.count == u.count)
-            // Labels sit in the same cells.
-            for label in ["#1 30.0% 75 g*", "#2 40.0% 100 g"] where a.contains(label) { #expect(u.contains(label)) }
+        for (a, u) in zip(asciiLines, unicodeLines).dropLast() { #expect(a.count == u.count) }
+        // Both show every label. (Not always in the same row: a Unicode half block covers a cell that ASCII's
+        // circle leaves blank, so a label that fits beside an ASCII circle can be placed a row further.)
+        for label in ["#1 30.0% 75.0 g*", "#2 40.0% 100.0 g"] {
+            #expect(asciiLines.contains { $0.contains(label) } && unicodeLines.contains { $0.contains(label) })
         }
     }
 
@@ -165,12 +167,12 @@ struct PadMapTests {
         #expect(map.label(of: contact(7, atMM: 0, 0, force: 0.45, rank: 2)) == "#7 45.0%")
         #expect(
             map.label(of: contact(417, atMM: 0, 0, force: 0.3, grams: 72.4, rank: 1, stable: true))
-                == "#417 30.0% 72 g*"
+                == "#417 30.0% 72.4 g*"
         )
         #expect(map.label(of: contact(9, atMM: 0, 0, force: 0.01, grams: 2.46, rank: 3)) == "#9 1.0% 2.5 g")
         var saturated = contact(1, atMM: 0, 0, force: 1, grams: 250, rank: 1)
         saturated.saturated = true
-        #expect(map.label(of: saturated) == "#1 >100.0% 250 g")
+        #expect(map.label(of: saturated) == "#1 >100.0% 250.0 g")
         var ounces = map
         ounces.unit = .ounces
         #expect(ounces.label(of: contact(1, atMM: 0, 0, force: 0.3, grams: 56.7, rank: 1)) == "#1 30.0% 2.00 oz")

@@ -41,111 +41,81 @@ struct TrackedContact: Sendable {
         self.anchorTime = anchorTime
     }
 
-    /// The settled value: the time-weighted mean of the values of the current run (``window``), as last judged
-    /// (``WeightTracker`` updates it whenever it judges the contact's stability).
+    /// The settled value: the mean of the values of the current run (``window``), as last judged (``WeightTracker``
+    /// updates it whenever it judges the contact's stability).
     var settledPressure = 0.0
 
-    /// The pressure every reported quantity comes from: while stable, the settled value, the time-weighted mean of
-    /// the values since the run began (a resting object reads steady); otherwise the latest value, so a moving load
-    /// is followed without lag.
+    /// The pressure every reported quantity comes from: while stable, the settled value, the mean of the values
+    /// since the run began (a resting object reads steady); otherwise the latest value, so a moving load is followed
+    /// without lag.
     var reportedPressure: Double {
         stable ? settledPressure : value
     }
 }
 
-/// The values of one contact's current run (since its anchor), each held until the next, as running time-weighted
-/// sums: their mean is the settled value, their least-squares trend says whether the value is still changing, the
-/// scatter about that trend is the noise, and their spread (largest minus smallest) feeds the heaviest margin.
+/// The values of one contact's current run (since its anchor) as running sums: their mean is the settled value,
+/// their least-squares trend against time says whether the value is still changing, the scatter about that trend
+/// is the noise, and their spread (largest minus smallest) feeds the heaviest margin.
 ///
-/// O(1) per value and no memory of the values themselves: the sums are integrals of the held value (sample and
-/// hold) over time since the run began, shifted by the run's first value so that a 5 kg load's variance does not
-/// cancel away.
+/// O(1) per value and no memory of the values themselves. Each value the device sent counts once (silence adds
+/// nothing: a recording or a device that stops sending says nothing new). Times are seconds since the run began and
+/// values are shifted by its first value, so that a 5 kg load's variance does not cancel away.
 struct ValueWindow: Sendable, Hashable {
     private(set) var count = 0
     private(set) var smallest = 0.0
     private(set) var largest = 0.0
     private var start = EventTime.zero
     private var origin = 0.0
-    /// Seconds since ``start`` of the last value, and that value (held until the next).
-    private var lastOffset = 0.0
-    private var lastValue = 0.0
-    private var sums = Sums()
-
-    /// Integrals over the run of 1, t, t², v, t·v and v² (v shifted by ``origin``).
-    private struct Sums: Sendable, Hashable {
-        var weight = 0.0
-        var t = 0.0
-        var tt = 0.0
-        var v = 0.0
-        var tv = 0.0
-        var vv = 0.0
-
-        /// Adds `value` held from `a` to `b` seconds.
-        mutating func hold(_ value: Double, from a: Double, to b: Double) {
-            guard b > a else { return }
-            let d1 = b - a
-            let d2 = (b * b - a * a) / 2
-            let d3 = (b * b * b - a * a * a) / 3
-            weight += d1
-            t += d2
-            tt += d3
-            v += value * d1
-            tv += value * d2
-            vv += value * value * d1
-        }
-    }
+    private var sumT = 0.0
+    private var sumTT = 0.0
+    private var sumV = 0.0
+    private var sumTV = 0.0
+    private var sumVV = 0.0
 
     /// Starts again from one value at `time` (the anchor moved).
     mutating func restart(_ value: Double, at time: EventTime) {
+        // One value, at time 0 and shifted to 0: every sum is 0.
         count = 1
-        smallest = value
-        largest = value
         start = time
         origin = value
-        lastOffset = 0
-        lastValue = 0
-        sums = Sums()
+        sumT = 0
+        sumTT = 0
+        sumV = 0
+        sumTV = 0
+        sumVV = 0
+        smallest = value
+        largest = value
     }
 
-    /// Adds one value at `time`: the previous one is held until then.
+    /// Adds one value at `time`.
     mutating func add(_ value: Double, at time: EventTime) {
         guard count > 0 else { return restart(value, at: time) }
-        let offset = Swift.max(lastOffset, time.seconds(since: start))
-        sums.hold(lastValue, from: lastOffset, to: offset)
-        lastOffset = offset
-        lastValue = value - origin
+        let t = Swift.max(0, time.seconds(since: start))
+        let v = value - origin
         count += 1
+        sumT += t
+        sumTT += t * t
+        sumV += v
+        sumTV += t * v
+        sumVV += v * v
         smallest = Swift.min(smallest, value)
         largest = Swift.max(largest, value)
     }
 
-    /// The sums with the last value held until `time`.
-    private func sums(at time: EventTime) -> Sums {
-        var copy = sums
-        copy.hold(lastValue, from: lastOffset, to: Swift.max(lastOffset, time.seconds(since: start)))
-        return copy
-    }
+    /// The mean, or nil before the first value.
+    var mean: Double? { count > 0 ? origin + sumV / Double(count) : nil }
 
-    /// The time-weighted mean of the run at `time` (the last value held until then); the last value when the run
-    /// has lasted no time yet; nil before the first value.
-    func mean(at time: EventTime) -> Double? {
-        guard count > 0 else { return nil }
-        let sums = sums(at: time)
-        guard sums.weight > 0 else { return origin + lastValue }
-        return origin + sums.v / sums.weight
-    }
-
-    /// The run's least-squares trend at `time`: its slope (units per second) and the scatter of the values about
-    /// the trend line (units, a standard deviation). Zero slope for a run that lasted no time.
-    func trend(at time: EventTime) -> (slope: Double, scatter: Double) {
-        let sums = sums(at: time)
-        guard sums.weight > 0 else { return (0, 0) }
-        let meanT = sums.t / sums.weight
-        let meanV = sums.v / sums.weight
-        let varianceT = sums.tt / sums.weight - meanT * meanT
-        let covariance = sums.tv / sums.weight - meanT * meanV
-        let varianceV = Swift.max(0, sums.vv / sums.weight - meanV * meanV)
-        guard varianceT > 0 else { return (0, varianceV.squareRoot()) }
+    /// The least-squares trend of the values against time: its slope (units per second) and the scatter of the
+    /// values about the trend line (units, a standard deviation). Zero slope while all values share one time.
+    var trend: (slope: Double, scatter: Double) {
+        guard count > 1 else { return (0, 0) }
+        let n = Double(count)
+        let meanT = sumT / n
+        let meanV = sumV / n
+        let varianceT = sumTT / n - meanT * meanT
+        let covariance = sumTV / n - meanT * meanV
+        let varianceV = Swift.max(0, sumVV / n - meanV * meanV)
+        guard varianceT > 1e-12 else { return (0, varianceV.squareRoot()) }
         let slope = covariance / varianceT
         return (slope, Swift.max(0, varianceV - slope * covariance).squareRoot())
     }

@@ -312,7 +312,7 @@ public struct WeightTracker: Sendable {
 
     /// Judges whether `contact` is stable at kernel time `time` and updates its settled value.
     ///
-    /// Stable means stopped changing: the run (the values since the anchor, each held until the next) has lasted
+    /// Stable means stopped changing: the run (the values since the anchor) has lasted
     /// the stability window within the tolerance, and its least-squares trend would move the value by no more than
     /// its noise over one window (``TrackerConfiguration/trendNoiseFloor``). A run that has lasted the window but
     /// still trends (an object's landing decaying, a creep) begins anew here, so the decay it held is never part of
@@ -324,7 +324,7 @@ public struct WeightTracker: Sendable {
             return
         }
         if window > 0 {
-            let trend = contact.window.trend(at: time)
+            let trend = contact.window.trend
             let noise = Swift.max(trend.scatter, configuration.trendNoiseFloor)
             if Swift.abs(trend.slope) * window > noise {
                 restartRun(&contact, at: time)
@@ -332,7 +332,7 @@ public struct WeightTracker: Sendable {
                 return
             }
         }
-        contact.settledPressure = contact.window.mean(at: time) ?? contact.value
+        contact.settledPressure = contact.window.mean ?? contact.value
         contact.stable = true
     }
 
