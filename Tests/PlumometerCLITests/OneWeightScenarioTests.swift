@@ -94,7 +94,7 @@ struct OneWeightScenarioTests {
 
         // replay --summary: the text table and the JSON record.
         let table = try CLI.run(["replay", "--fast", "-f", "text", "--summary", recording])
-        let settled = try Self.grams(in: table.stdout, #"#(\d+) +\S+ s +\S+ +(-?\d+\.\d) ± "#)
+        let settled = try Self.grams(in: table.stdout, #"#(\d+) +\S+ s +(?:-|\S+ s) +(-?\d+\.\d) ± "#)
         #expect(settled == shown, "summary table \(settled) against the lines \(shown)")
         let summary = try #require(
             try CLI.jsonObjects(try CLI.run(["replay", "--fast", "-f", "jsonl", "--summary", recording])).last
@@ -139,7 +139,7 @@ struct OneWeightScenarioTests {
         try #require(answer.status == 0, "\(answer.stderr)")
         let weighed = try Self.grams(in: answer.stdout, #"#(\d+) +(-?\d+\.\d) g"#)
         #expect(weighed.keys.sorted() == [417, 418, 419])
-        let summary = try Self.grams(in: answer.stderr, #"#(\d+) +\S+ s +\S+ +(-?\d+\.\d) ± "#)
+        let summary = try Self.grams(in: answer.stderr, #"#(\d+) +\S+ s +(?:-|\S+ s) +(-?\d+\.\d) ± "#)
         #expect(summary == weighed, "weigh's summary \(summary) against its answer \(weighed)")
         let json = try #require(try CLI.jsonObjects(try CLI.run(["weigh", "--replay", recording, "-f", "jsonl"])).first)
         let time = try #require(json.number("time"))
@@ -161,7 +161,7 @@ struct OneWeightScenarioTests {
         let weighed = try Self.grams(in: answer.stdout, #"#(\d+) +(-?\d+\.\d) g"#)
         // What each settles to: its value at its last stable reading of the whole demo.
         let table = try CLI.run(["replay", "--fast", "-f", "text", "--summary", recording])
-        let settled = try Self.grams(in: table.stdout, #"#(\d+) +\S+ s +\S+ +(-?\d+\.\d) ± "#)
+        let settled = try Self.grams(in: table.stdout, #"#(\d+) +\S+ s +(?:-|\S+ s) +(-?\d+\.\d) ± "#)
         for id in [417, 418] {
             let got = try #require(weighed[id].flatMap(Double.init), "\(answer.stdout)")
             let final = try #require(settled[id].flatMap(Double.init))
@@ -206,7 +206,7 @@ struct OneWeightScenarioTests {
         guard let pen = Fixtures.shared("wacom-isdv4-dell-canvas-pen/dell_canvas_pen.evemu") else { return }
         let table = try CLI.run(["replay", "--fast", "-f", "text", "--summary", pen.path])
         try #require(table.status == 0, "\(table.stderr)")
-        let peaks = try Self.grams(in: table.stdout, #"#(\d+) +\S+ s +\S+ +peak (\d+\.\d)%"#)
+        let peaks = try Self.grams(in: table.stdout, #"#(\d+) +\S+ s +(?:-|\S+ s) +peak (\d+\.\d)%"#)
         #expect(!peaks.isEmpty)
         let svg = try CLI.temporaryDirectory().appendingPathComponent("pen.svg").path
         #expect(try CLI.run(["plot", pen.path, "-o", svg, "-q"]).status == 0)
