@@ -16,7 +16,10 @@ struct OneWeightScenarioTests {
         let saved = try CLI.run(["demo", "--save", full, "-q"])
         try #require(saved.status == 0, "\(saved.stderr)")
         guard let seconds else { return full }
-        let lines = try String(contentsOfFile: full, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try String(contentsOfFile: full, encoding: .utf8).split(
+            separator: "\n",
+            omittingEmptySubsequences: false
+        )
         var lastReport = 0
         for (index, line) in lines.enumerated() where line.hasPrefix("E:") {
             let fields = line.split(separator: " ")
@@ -141,7 +144,9 @@ struct OneWeightScenarioTests {
         #expect(weighed.keys.sorted() == [417, 418, 419])
         let summary = try Self.grams(in: answer.stderr, #"#(\d+) +\S+ s +(?:-|\S+ s) +(-?\d+\.\d) ± "#)
         #expect(summary == weighed, "weigh's summary \(summary) against its answer \(weighed)")
-        let json = try #require(try CLI.jsonObjects(try CLI.run(["weigh", "--replay", recording, "-f", "jsonl"])).first)
+        let json = try #require(
+            try CLI.jsonObjects(try CLI.run(["weigh", "--replay", recording, "-f", "jsonl"])).first
+        )
         let time = try #require(json.number("time"))
         let stream = try CLI.jsonObjects(try CLI.run(["replay", "--fast", "-f", "jsonl", recording])).filter {
             $0.string("type") == "frame" && ($0.number("time") ?? .infinity) <= time + 1e-9

@@ -26,7 +26,9 @@ struct TrackingTareTests {
         #expect(reading.heaviest?.id == 2)
     }
 
-    @Test("grams after tare may be negative (resolution) and are shown, but a tared object is no load: not in the total")
+    @Test(
+        "grams after tare may be negative (resolution) and are shown, but a tared object is no load: not in the total"
+    )
     func gramsTare() throws {
         var tracker = WeightTracker(pressureRange: AxisInfo(minimum: 0, maximum: 4000, resolution: 4))
         _ = tracker.consume(frame(0, [(1, 400)]))

@@ -106,7 +106,8 @@ public enum DeviceClassifier {
         let scaled = range.resolution > 0
         let forceSensor =
             scaled
-            ? "a force sensor, in grams through the resolution above" : "a force sensor without a scale: calibrate for grams"
+            ? "a force sensor, in grams through the resolution above"
+            : "a force sensor without a scale: calibrate for grams"
         if device.properties.contains(.pressurepad) {
             findings.append(
                 StaticFinding(
