@@ -14,15 +14,9 @@ enum PictureText {
 }
 
 extension WeightUnit {
-    /// A short label for a picture: whole grams or carats from 10 up, one decimal below; ounces with two; pounds and
-    /// kilograms with three.
+    /// A weight as a picture labels it: the same text as every other view (``format(grams:)``, the unit's
+    /// ``decimals``), so the map and the plot never show a weight the bars, the lines and the summary do not.
     public func label(grams: Double) -> String {
-        let value = value(fromGrams: grams)
-        switch self {
-        case .ounces: return NumberText.fixed(value, 2) + " oz"
-        case .pounds, .kilograms: return NumberText.fixed(value, 3) + " " + rawValue
-        case .grams, .carats:
-            return NumberText.fixed(value, Swift.abs(value) >= 10 ? 0 : 1) + " " + rawValue
-        }
+        format(grams: grams)
     }
 }

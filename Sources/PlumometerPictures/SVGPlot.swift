@@ -135,7 +135,7 @@ public struct SVGPlot: Sendable {
                 index = found
                 down.append(index)
             }
-            Self.update(&series[index], bucket: bucket, value: Float(value), contact: contact, geometry: geometry)
+            Self.update(&series[index], bucket: bucket, exact: value, contact: contact, geometry: geometry)
         }
         guard !unchanged else { return }
         for index in downBefore where !down.contains(index) { series[index].lifted = true }
@@ -158,10 +158,13 @@ public struct SVGPlot: Sendable {
     private static func update(
         _ line: inout Series,
         bucket: Int,
-        value: Float,
+        exact: Double,
         contact: ContactReading,
         geometry: PadGeometry?
     ) {
+        // The buckets keep Float (bounded memory for the drawing); the legend's numbers keep the exact value, so
+        // they read as the summary and the text lines do.
+        let value = Float(exact)
         let offset = bucket - line.firstBucket
         let fresh = Bucket(
             minimum: value,
@@ -204,15 +207,15 @@ public struct SVGPlot: Sendable {
         }
         line.lastForce = contact.force
         line.lastHeaviest = contact.heaviest
-        line.lastValue = Double(value)
-        if Double(value) > line.peakValue {
-            line.peakValue = Double(value)
+        line.lastValue = exact
+        if exact > line.peakValue {
+            line.peakValue = exact
             line.peakForce = contact.force
         }
         if contact.saturated { line.saturated = true }
         if contact.stable {
             line.settledForce = contact.force
-            line.settledValue = Double(value)
+            line.settledValue = exact
         }
         if let geometry, let x = contact.x, let y = contact.y, line.lastRawPosition.map({ $0 != (x, y) }) ?? true {
             line.lastRawPosition = (x, y)

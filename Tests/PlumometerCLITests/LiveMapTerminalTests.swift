@@ -73,7 +73,8 @@ struct LiveMapTerminalTests {
     /// A contact's label as the map writes it: its name (`#` and the JSON's `id`), percent and grams.
     static func label(_ contact: [String: Any]) -> String {
         let grams = contact.number("grams") ?? 0
-        let value = grams >= 10 ? String(Int(grams.rounded())) : String(format: "%.1f", grams)
+        // One decimal, as every view writes grams (the JSON carries 2: the label rounds them once).
+        let value = String(format: "%.1f", grams)
         let percent = String(format: "%.1f", contact.number("percent") ?? 0)
         return "#\(contact.int("id") ?? 0) \(percent)% \(value) g" + (contact.bool("stable") == true ? "=" : "")
     }

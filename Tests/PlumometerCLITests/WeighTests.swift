@@ -13,11 +13,11 @@ import Testing
         let result = try CLI.run(["weigh", "--replay", demo])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
-            result.stdout == "#419      84.8 g  heaviest\n#417      71.2 g\n#418      57.7 g\ntotal    213.7 g\n",
+            result.stdout == "#419      84.8 g  heaviest\n#417      71.3 g\n#418      57.7 g\ntotal    213.8 g\n",
             "\(result.stdout)"
         )
         let ounces = try CLI.run(["weigh", "--replay", demo, "--unit", "oz"])
-        #expect(ounces.stdout == "#419     2.99 oz  heaviest\n#417     2.51 oz\n#418     2.04 oz\ntotal    7.54 oz\n")
+        #expect(ounces.stdout == "#419     2.99 oz  heaviest\n#417     2.52 oz\n#418     2.04 oz\ntotal    7.54 oz\n")
     }
 
     @Test func jsonlIsExactlyOneFrameObject() throws {
@@ -38,13 +38,14 @@ import Testing
     @Test func severalContactsHeaviestFirstWithTheTotal() throws {
         // With --tare the demo's first plum, landing where the recording starts, is zeroed at the value it
         // settles to (not at the pressure 1 of its landing), so it reads 0 within its drift, and weigh waits for a
-        // scene with something new: the two plums placed beside it, answered once the settle time ran out (the
-        // first plum has drifted 1 g below where it settled).
+        // scene with something new: the two plums placed beside it, answered once the settle time ran out. The
+        // tared plum reads 0 within its noise (-0.5 g; it was zeroed once it had stopped changing, where a zero taken
+        // while its landing still decayed read -1.0 g) and, no load, is neither in the total nor the heaviest.
         let demo = try GuidedCalibrationOneContactTests.demoRecording()
         let result = try CLI.run(["weigh", "--replay", demo, "--tare"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
-            result.stdout == "#419      84.8 g  heaviest\n#418      57.7 g\n#417      -1.0 g\ntotal    141.4 g\n",
+            result.stdout == "#419      84.8 g  heaviest\n#418      57.7 g\n#417      -0.5 g\ntotal    142.5 g\n",
             "\(result.stdout)"
         )
     }

@@ -38,7 +38,7 @@ private func reading(_ seconds: Double, _ plums: [Plum], resync: Bool = false) -
 
 @Suite("Session summary: per-contact settled weights and heaviest time, session counts, on kernel time")
 struct SessionSummaryTests {
-    @Test("a plum stable at 50 g +-1 for 2 s: mean, min, max and standard deviation are its true values")
+    @Test("a plum stable at 50 g +-1 for 2 s: settled is its last stable value; min, max and deviation its run's")
     func settledWeightOfOnePlum() throws {
         var summarizer = SessionSummarizer()
         summarizer.consume(reading(0, [Plum(id: 7, value: 20, stable: false, heaviest: true)]))
@@ -56,7 +56,7 @@ struct SessionSummaryTests {
         #expect(plum.lifted == at(2.5))
         let settled = try #require(plum.settled)
         #expect(settled.unit == .grams)
-        #expect(abs(settled.mean - 50) < 0.1)
+        #expect(settled.mean == 51, "what its last stable reading showed, as every view shows it")
         #expect(settled.minimum == 49)
         #expect(settled.maximum == 51)
         #expect(abs(settled.standardDeviation - 1) < 0.01)
@@ -67,7 +67,7 @@ struct SessionSummaryTests {
         #expect(abs(summary.duration - 2.5) < 1e-9)
     }
 
-    @Test("the mean is weighted by how long each stable value held, not by how many readings carried it")
+    @Test("the run's deviation is weighted by how long each stable value held, not by how many readings carried it")
     func timeWeightedMean() throws {
         var summarizer = SessionSummarizer()
         // 100 g held 3 s, then a burst of ten readings at 200 g over 1 s.
@@ -75,10 +75,25 @@ struct SessionSummaryTests {
         for step in 0..<10 { summarizer.consume(reading(3 + Double(step) * 0.1, [Plum(id: 1, value: 200)])) }
         let summary = summarizer.summary(endingAt: at(4))
         let settled = try #require(summary.contacts.first?.settled)
-        #expect(abs(settled.mean - 125) < 1e-9)
+        #expect(settled.mean == 200, "the last stable value")
         #expect(abs(settled.standardDeviation - 43.30127) < 1e-4)  // sqrt(0.75 * 0.25) * 100
         #expect(summary.contacts.first?.lifted == nil, "still down at the end")
         #expect(summary.duration == 4)
+    }
+
+    @Test("the settled weight is the last stable run's: an earlier run (a plum still settling) does not count")
+    func lastStableRun() throws {
+        var summarizer = SessionSummarizer()
+        // Stable at 59.4 g for 1 s (the run still decaying), moving, then stable at 57.7 g for 2 s.
+        summarizer.consume(reading(0, [Plum(id: 418, value: 59.4)]))
+        summarizer.consume(reading(1, [Plum(id: 418, value: 58.5, stable: false)]))
+        summarizer.consume(reading(1.5, [Plum(id: 418, value: 57.6)]))
+        summarizer.consume(reading(2.5, [Plum(id: 418, value: 57.7)]))
+        let settled = try #require(summarizer.summary(endingAt: at(3.5)).contacts.first?.settled)
+        #expect(settled.mean == 57.7)
+        #expect(settled.minimum == 57.6 && settled.maximum == 57.7)
+        #expect(abs(settled.standardDeviation - 0.05) < 1e-9)
+        #expect(abs(settled.stableSeconds - 3) < 1e-9, "stable seconds over every run")
     }
 
     @Test("only stable readings count; without grams the settled weight is in percent")

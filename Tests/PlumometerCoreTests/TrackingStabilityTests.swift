@@ -1,3 +1,4 @@
+import Foundation
 import PlumometerCore
 import Testing
 
@@ -34,9 +35,13 @@ struct TrackingStabilityTests {
     @Test("changes within the tolerance of the anchor keep the window running; leaving it restarts the window")
     func toleranceAroundAnchor() throws {
         var tracker = WeightTracker(pressureRange: range1000)  // 1% of full scale = 10 units.
+        // Noise within the tolerance and without a trend: 508 and 492 around 500.
         _ = tracker.consume(frame(0, [(1, 500)]))
-        _ = tracker.consume(frame(0.2, [(1, 508)]))
-        #expect(tracker.consume(frame(0.5, [(1, 492)]))[id: 1]?.stable == true)
+        _ = tracker.consume(frame(0.1, [(1, 508)]))
+        _ = tracker.consume(frame(0.2, [(1, 492)]))
+        _ = tracker.consume(frame(0.3, [(1, 508)]))
+        _ = tracker.consume(frame(0.4, [(1, 492)]))
+        #expect(tracker.consume(frame(0.5, [(1, 500)]))[id: 1]?.stable == true)
         // Drift measured from the anchor (500), not from the previous value (492): 511 is out.
         #expect(tracker.consume(frame(0.6, [(1, 511)]))[id: 1]?.stable == false)
         #expect(tracker.tick(now: at(1.0)) == nil)
@@ -50,7 +55,8 @@ struct TrackingStabilityTests {
         // 10 units per gram: 2 g is 20 units, while 1% of this 0...10000 range would be 100 units.
         var tracker = WeightTracker(pressureRange: AxisInfo(minimum: 0, maximum: 10000, resolution: 10))
         _ = tracker.consume(frame(0, [(1, 5000)]))
-        _ = tracker.consume(frame(0.3, [(1, 5020)]))
+        _ = tracker.consume(frame(0.2, [(1, 5020)]))
+        _ = tracker.consume(frame(0.3, [(1, 5000)]))
         #expect(tracker.tick(now: at(0.5))?[id: 1]?.stable == true)
         #expect(tracker.consume(frame(0.6, [(1, 5021)]))[id: 1]?.stable == false)
     }
@@ -63,6 +69,7 @@ struct TrackingStabilityTests {
         var tracker = WeightTracker(pressureRange: range1000, calibration: calibration)  // 0.1 g per unit: 2 g = 20
         _ = tracker.consume(frame(0, [(1, 400)]))
         _ = tracker.consume(frame(0.2, [(1, 380)]))
+        _ = tracker.consume(frame(0.4, [(1, 400)]))
         #expect(tracker.tick(now: at(0.5))?[id: 1]?.stable == true)
         #expect(tracker.consume(frame(0.6, [(1, 379)]))[id: 1]?.stable == false)
     }
@@ -117,5 +124,54 @@ struct TrackingStabilityTests {
     func emptyTick() {
         var tracker = WeightTracker(pressureRange: range1000)
         #expect(tracker.tick(now: at(5)) == nil)
+    }
+
+    /// A plum landing on a 1-unit-per-gram pad: it overshoots by `overshoot` g and decays to `grams` with a time
+    /// constant of 0.35 s, with ±1 unit of noise, one frame every 10 ms (the bundled demo's shape).
+    static func landing(grams: Double, overshoot: Double, seconds: Double) -> [ContactFrame] {
+        let noise: [Double] = [0.4, -0.6, 0.1, 0.7, -0.3, -0.5, 0.6, -0.2]
+        return (0..<Int(seconds * 100)).map { step in
+            let t = Double(step) / 100
+            let value = grams + overshoot * Foundation.exp(-t / 0.35) + noise[step % noise.count]
+            return frame(t, [(1, Int32(value.rounded()))])
+        }
+    }
+
+    @Test("stable means stopped changing: a landing still decaying within the tolerance is not stable")
+    func decayIsNotStable() throws {
+        var tracker = WeightTracker(pressureRange: gramsRange)
+        var first: ContactReading?
+        for frame in Self.landing(grams: 58, overshoot: 4, seconds: 4) {
+            let reading = try #require(tracker.consume(frame)[id: 1])
+            if reading.stable && first == nil { first = reading }
+        }
+        let settled = try #require(first, "it settles within 4 s")
+        // Within the noise of what it settles to; the tolerance alone called it stable at 59.4 g (the issue's #418).
+        let grams = try #require(settled.grams)
+        #expect(Swift.abs(grams - 58) <= 0.5, "first stable at \(grams) g")
+        #expect(Swift.abs(try #require(tracker.current[id: 1]?.grams) - 58) <= 0.3)
+    }
+
+    @Test("a creep of 3 g/s (1.5 g per window, inside the 2 g tolerance) never counts as stable")
+    func creepIsNotStable() throws {
+        var tracker = WeightTracker(pressureRange: gramsRange)
+        var stable = false
+        for step in 0..<300 {
+            let value = 100 + 3 * Double(step) / 100
+            stable = stable || tracker.consume(frame(Double(step) / 100, [(1, Int32(value.rounded()))]))[id: 1]!.stable
+        }
+        #expect(!stable)
+        // Once it stops, it settles within a few windows.
+        for step in 300..<500 { _ = tracker.consume(frame(Double(step) / 100, [(1, 109)])) }
+        #expect(tracker.current[id: 1]?.stable == true)
+        #expect(Swift.abs(try #require(tracker.current[id: 1]?.grams) - 109) < 0.1)
+    }
+
+    @Test("noise without a trend is stable: ±1 unit around a level for a window")
+    func noiseIsStable() throws {
+        var tracker = WeightTracker(pressureRange: gramsRange)
+        let noise: [Int32] = [1, -1, 0, 1, 0, -1]
+        for step in 0...50 { _ = tracker.consume(frame(Double(step) / 100, [(1, 70 + noise[step % 6])])) }
+        #expect(tracker.current[id: 1]?.stable == true)
     }
 }

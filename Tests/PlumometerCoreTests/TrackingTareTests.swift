@@ -26,7 +26,9 @@ struct TrackingTareTests {
         #expect(reading.heaviest?.id == 2)
     }
 
-    @Test("grams after tare may be negative (resolution), and the total counts them with their sign")
+    @Test(
+        "grams after tare may be negative (resolution) and are shown, but a tared object is no load: not in the total"
+    )
     func gramsTare() throws {
         var tracker = WeightTracker(pressureRange: AxisInfo(minimum: 0, maximum: 4000, resolution: 4))
         _ = tracker.consume(frame(0, [(1, 400)]))
@@ -35,7 +37,30 @@ struct TrackingTareTests {
         #expect(tracker.current[id: 1]?.grams == 0)
         let reading = tracker.consume(frame(0.1, [(1, 380), (2, 200)]))
         #expect(reading[id: 1]?.grams == -5)
-        #expect(reading.totalGrams == 45)
+        #expect(reading.totalGrams == 50, "only the load counts")
+    }
+
+    @Test("a tared object at its zero is never the heaviest nor in the total; something put onto it is a load again")
+    func taredIsNoLoadUntilLoaded() throws {
+        var tracker = WeightTracker(pressureRange: gramsRange)
+        _ = tracker.consume(frame(0, [(1, 80)]))
+        _ = tracker.tick(now: at(0.5))
+        tracker.tare()
+        #expect(tracker.current.heaviest == nil, "a tared plum at 0 g is not the heaviest")
+        #expect(tracker.current.totalGrams == 0)
+        // A 30 g plum beside it, then the tared one reads 0.6 g (noise): it stays out.
+        var reading = tracker.consume(frame(1.0, [(1, 80), (2, 30)]))
+        reading = tracker.consume(frame(1.1, [(1, 81), (2, 30)]))
+        #expect(reading.heaviest?.id == 2)
+        #expect(reading.totalGrams == 30)
+        #expect(reading[id: 1]?.share == 0 && reading[id: 2]?.rank == 1)
+        // 20 g put onto the tared plum: it is a load again, counted and compared.
+        reading = tracker.consume(frame(1.2, [(1, 100), (2, 30)]))
+        #expect(reading.totalGrams == 50)
+        #expect(reading[id: 1]?.rank == 2 && reading[id: 1]!.share > 0)
+        reading = tracker.consume(frame(1.3, [(1, 120), (2, 30)]))
+        reading = tracker.consume(frame(1.5, [(1, 120), (2, 30)]))
+        #expect(reading.heaviest?.id == 1, "40 g on the tared plum outweighs the 30 g one")
     }
 
     @Test("tare zeroes what is down now; an object placed later reads its own weight (500 g, then 100 g)")

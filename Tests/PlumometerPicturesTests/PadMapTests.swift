@@ -3,7 +3,7 @@ import PlumometerCore
 import PlumometerPictures
 import Testing
 
-/// Two plums side by side on the 100 x 60 mm pad: 75 g on the left (stable), 100 g on the right (heaviest).
+/// Two plums side by side on the 100 x 60 mm pad: 75 g on the left (stable), 100.0 g on the right (heaviest).
 private let twoPlums = Reading(
     time: at(1),
     contacts: [
@@ -38,11 +38,11 @@ struct PadMapTests {
                 "+------------------------------+",
                 "|                              |",
                 "|                              |",
-                "|#1 30.0% 75 g= #2 40.0% 100 g |",
+                "|#1 30.0% 75.0 g= #2 40.0% 100.0 g |",
                 "|    oooo            #####     |",
                 "|   oooooo          #######    |",
                 "|    oooo            #####     |",
-                "|                              |",
+                "|              #2 40.0% 100.0 g|",
                 "|                              |",
                 "|                              |",
                 "+------------------------------+",
@@ -56,7 +56,7 @@ struct PadMapTests {
         let map = try #require(PadMap(device: touchpad(), columns: 32, rows: 12, charset: .unicode, colour: true))
         let lines = map.render(twoPlums)
         #expect(lines.count == 12)
-        #expect(lines[3] == "│#1 30.0% 75 g= \u{1B}[1;33m#2 40.0% 100 g\u{1B}[0m │")
+        #expect(lines[3] == "│#1 30.0% 75.0 g= \u{1B}[1;33m#2 40.0% 100.0 g\u{1B}[0m │")
         #expect(lines[4] == "│    ▄██▄            \u{1B}[33m▄███▄\u{1B}[0m     │")
         #expect(lines[5] == "│   ██████          \u{1B}[33m███████\u{1B}[0m    │")
         #expect(lines[6] == "│    ▀██▀            \u{1B}[33m▀███▀\u{1B}[0m     │")
@@ -99,7 +99,7 @@ struct PadMapTests {
             // Labels sit in the same cells.
         }
         // Labels sit in the same cells, or a row apart where a circle's edge falls in a different half cell.
-        for label in ["#1 30.0% 75 g=", "#2 40.0% 100 g"] {
+        for label in ["#1 30.0% 75.0 g=", "#2 40.0% 100.0 g"] {
             let asciiRow = try #require(asciiLines.firstIndex { $0.contains(label) }, "\(asciiLines)")
             let unicodeRow = try #require(unicodeLines.firstIndex { $0.contains(label) }, "\(unicodeLines)")
             #expect(abs(asciiRow - unicodeRow) <= 1)
@@ -173,12 +173,12 @@ struct PadMapTests {
         #expect(map.label(of: contact(7, atMM: 0, 0, force: 0.45, rank: 2)) == "#7 45.0%")
         #expect(
             map.label(of: contact(417, atMM: 0, 0, force: 0.3, grams: 72.4, rank: 1, stable: true))
-                == "#417 30.0% 72 g="
+                == "#417 30.0% 72.4 g="
         )
         #expect(map.label(of: contact(9, atMM: 0, 0, force: 0.01, grams: 2.46, rank: 3)) == "#9 1.0% 2.5 g")
         var saturated = contact(1, atMM: 0, 0, force: 1, grams: 250, rank: 1)
         saturated.saturated = true
-        #expect(map.label(of: saturated) == "#1 >100.0% 250 g")
+        #expect(map.label(of: saturated) == "#1 >100.0% 250.0 g")
         var ounces = map
         ounces.unit = .ounces
         #expect(ounces.label(of: contact(1, atMM: 0, 0, force: 0.3, grams: 56.7, rank: 1)) == "#1 30.0% 2.00 oz")

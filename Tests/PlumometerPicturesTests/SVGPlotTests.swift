@@ -80,7 +80,8 @@ struct SVGPlotTests {
         let text = plot.render(title: "t", device: "d", file: "f", date: "2026-12-01", source: "grams from somewhere")
         let document = try SVGDocument(text)
         let legend = document.all("text", class: "legend-contact").map(\.text)
-        #expect(legend == ["#1 settled 72 g", "#2 peak 250 g, never settled, saturated"])
+        // Written as every view writes grams (one decimal), never rounded to whole grams.
+        #expect(legend == ["#1 settled 72.0 g", "#2 peak 250.0 g, never settled, saturated"])
         #expect(document.all("text").contains { $0.text == "saturated (at least this)" })
         let saturated = document.all("polyline", class: "saturated")
         #expect(!saturated.isEmpty)
@@ -97,7 +98,7 @@ struct SVGPlotTests {
         let plain = try SVGDocument(calm.render(title: "t", device: "d", file: "f", date: "2026-12-01"))
         #expect(plain.all("polyline", class: "saturated").isEmpty)
         #expect(!plain.all("text").contains { $0.text.contains("saturated") })
-        #expect(plain.all("text", class: "legend-contact").map(\.text) == ["#1 peak 72 g, never settled"])
+        #expect(plain.all("text", class: "legend-contact").map(\.text) == ["#1 peak 72.0 g, never settled"])
         // The table beside the surface is the text summary's table: the same cell, to the tenth of a gram.
         #expect(plain.all("text", class: "summary-cell").map(\.text).contains("peak 72.0 g"))
         var summarizer = SessionSummarizer()

@@ -69,6 +69,8 @@ enum ProbeCommand {
         let staticOnly = arguments.flag(Options.staticOnly)
         // A source, the guided probe (unless --static, or a recording without events), one run.
         let replay = try arguments.value(of: Options.replay)
+        // A recording is read as a recording: its gestures are looked for on its own time, nobody is prompted.
+        configuration.fromRecording = replay != nil
         let session = try Session()
         var found: OpenedDevice?
         var probe: GuidedProbe?
@@ -83,6 +85,9 @@ enum ProbeCommand {
             guard device.hasEvents else {
                 Diagnostics.note("\(replay ?? device.path) holds no events: the static part only.")
                 return nil
+            }
+            if let replay {
+                Diagnostics.note("looking for the four gestures in \(replay), on its own time")
             }
             let made = GuidedProbe(description: device.description, configuration: configuration)
             made.begin(at: device.start)
@@ -103,6 +108,13 @@ enum ProbeCommand {
         let result = ProbeResult(description: found.description, path: path, report: probe?.report)
         try StandardOutput.write(format == .json ? ProbeText.json(result) : ProbeText.text(result))
         if let report = result.report, !report.conclusive, !report.notes.isEmpty {
+            if let replay {
+                throw CLIError.runtime(
+                    "\(replay) does not show the four gestures (\(report.notes.dropFirst().joined(separator: " "))) Record "
+                        + "them again with 'plumometer record', doing each step of 'plumometer probe', or probe the "
+                        + "device itself."
+                )
+            }
             throw CLIError.runtime(
                 "the guided part timed out without a verdict (\(report.notes.joined(separator: " "))) "
                     + "Run 'plumometer probe' again and follow each prompt, or use --step-timeout for more time."

@@ -101,12 +101,19 @@ public enum DeviceClassifier {
                 )
             )
         }
+        // What a force rule adds: where grams come from is the resolution's to say when there is one, so no
+        // finding contradicts the verdict ("reads grams without calibration" beside "calibrate for grams").
+        let scaled = range.resolution > 0
+        let forceSensor =
+            scaled
+            ? "a force sensor, in grams through the resolution above"
+            : "a force sensor without a scale: calibrate for grams"
         if device.properties.contains(.pressurepad) {
             findings.append(
                 StaticFinding(
                     code: .pressurePad,
                     finding: "the kernel marks it INPUT_PROP_PRESSUREPAD",
-                    implication: "a force sensor without a scale: calibrate for grams"
+                    implication: forceSensor
                 )
             )
             decisions.append(
@@ -123,7 +130,7 @@ public enum DeviceClassifier {
                 StaticFinding(
                     code: .knownForceSensor,
                     finding: known.name,
-                    implication: "a force sensor without a scale: calibrate for grams"
+                    implication: forceSensor
                 )
             )
             decisions.append((.force, known.reason, axis))
@@ -134,7 +141,8 @@ public enum DeviceClassifier {
                 StaticFinding(
                     code: .pen,
                     finding: "a pen (\(tool)) with ABS_PRESSURE",
-                    implication: "ABS_PRESSURE is the tip's force, one object at a time: calibrate for grams"
+                    implication: "ABS_PRESSURE is the tip's force, one object at a time: "
+                        + (scaled ? "grams through the resolution above" : "calibrate for grams")
                 )
             )
             decisions.append(

@@ -141,8 +141,11 @@ public struct ProbeAnalyzer: Sendable {
             guard let stepStartedAt else {
                 if now >= Self.after(beganAt, configuration.fingerTimeout) {
                     let note =
-                        "No finger touched the surface within \(Int(configuration.fingerTimeout)) s: "
-                        + "nothing to probe."
+                        configuration.fromRecording
+                        ? "The recording shows no finger within \(Int(configuration.fingerTimeout)) s of its own "
+                            + "time: nothing to probe."
+                        : "No finger touched the surface within \(Int(configuration.fingerTimeout)) s: "
+                            + "nothing to probe."
                     notes.append(note)
                     events.append(.timedOut(.rest, note))
                     events += finish(at: now)
@@ -177,11 +180,15 @@ public struct ProbeAnalyzer: Sendable {
                 }
             }
             if now >= Self.after(stepStartedAt, configuration.stepTimeout) {
+                let waited =
+                    configuration.fromRecording
+                    ? ": none in the recording within \(Int(configuration.stepTimeout)) s of its own time"
+                    : " timed out after \(Int(configuration.stepTimeout)) s"
                 let note =
                     step == .press
-                    ? "Step 2 (press harder) timed out after \(Int(configuration.stepTimeout)) s: the pressure did "
+                    ? "Step 2 (press harder)\(waited): the pressure did "
                         + "not rise by \(Self.percent(configuration.riseThreshold)) of its range over the resting level."
-                    : "Step 3 (roll or flatten) timed out after \(Int(configuration.stepTimeout)) s: neither the "
+                    : "Step 3 (roll or flatten)\(waited): neither the "
                         + "contact size nor the position changed enough."
                 notes.append(note)
                 events.append(.timedOut(step, note))
@@ -191,8 +198,11 @@ public struct ProbeAnalyzer: Sendable {
             guard let stepStartedAt else { return events }
             if now >= Self.after(stepStartedAt, configuration.liftTimeout) {
                 let note =
-                    "Step 4 (lift) timed out after \(Int(configuration.liftTimeout)) s; the verdict does not need "
-                    + "it."
+                    configuration.fromRecording
+                    ? "Step 4 (lift): the recording shows no lift within \(Int(configuration.liftTimeout)) s of its "
+                        + "own time; the verdict does not need it."
+                    : "Step 4 (lift) timed out after \(Int(configuration.liftTimeout)) s; the verdict does not need "
+                        + "it."
                 notes.append(note)
                 events.append(.timedOut(.lift, note))
                 events += finish(at: now)

@@ -48,7 +48,10 @@ enum ProbeDecision {
             reasons: [],
             figures: figures,
             advice: "",
-            notes: notes
+            // Said first, so the report never reads as if someone had been prompted.
+            notes: (configuration.fromRecording
+                ? ["Read from a recording: its gestures are judged on the recording's own time; nobody was prompted."]
+                : []) + notes
         )
         var decayReason: String?
         func conclude(_ sensing: PressureSensing, _ reasons: [String]) -> ProbeReport {
@@ -64,7 +67,11 @@ enum ProbeDecision {
                 [reason, "The description alone says \(classification.sensing.rawValue): \(classification.reason)"]
             )
             made.advice =
-                "Run `plumometer probe` again and follow each step; until then the description's verdict stands. "
+                (configuration.fromRecording
+                    ? "Record the four gestures again (`plumometer record`, doing each step of `plumometer probe`) "
+                        + "and probe that recording, or probe the device itself; until then the description's verdict "
+                        + "stands. "
+                    : "Run `plumometer probe` again and follow each step; until then the description's verdict stands. ")
                 + made.advice
             return made
         }

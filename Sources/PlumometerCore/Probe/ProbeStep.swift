@@ -21,6 +21,16 @@ public enum ProbeStep: Int, Hashable, Sendable, CaseIterable, Comparable {
         }
     }
 
+    /// What the probe looks for in a recording at this step, in plain words (nobody is asked to do it).
+    public var sought: String {
+        switch self {
+        case .rest: "a finger resting lightly and still"
+        case .press: "the same finger pressing harder without moving"
+        case .roll: "the finger easing off, then rolled or flattened without pressing harder"
+        case .lift: "the finger lifting"
+        }
+    }
+
     /// A short name for progress lines and notes.
     public var name: String {
         switch self {
@@ -50,6 +60,9 @@ public struct ProbeConfiguration: Hashable, Sendable {
     public var stepTimeout: Double = 8
     /// How long step 4 waits for the lift.
     public var liftTimeout: Double = 10
+    /// Whether the gestures come from a recording: nobody is prompted, the timeouts are the recording's own time,
+    /// and the notes and advice say so ("the recording shows no ..."), never "timed out".
+    public var fromRecording = false
     /// The rise over the resting level, as a fraction of the pressure axis' span, that counts as a press.
     public var riseThreshold: Double = 0.05
     /// The growth of touch major over its resting level (a fraction of it) that counts as flattening.

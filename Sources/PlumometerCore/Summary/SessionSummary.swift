@@ -10,17 +10,20 @@ public struct SessionSummary: Hashable, Sendable {
         case percent = "%"
     }
 
-    /// A contact's weight over the time it was stable (the tracker's `stable` flag), time-weighted.
+    /// A contact's settled weight: the value its last stable reading showed, the one settled value every view
+    /// shows for it (docs/quantities.md, "One weight per object"), with how much that value moved over its last
+    /// stable run.
     public struct SettledWeight: Hashable, Sendable {
         /// Grams, or percent when grams were not known.
         public var unit: WeightUnit
-        /// The time-weighted mean over the stable windows.
+        /// The settled value: what the contact's last stable reading showed (the tracker's settled value, the
+        /// time-weighted mean of its last run at rest).
         public var mean: Double
-        /// The smallest stable value.
+        /// The smallest value shown while stable in that last stable run.
         public var minimum: Double
-        /// The largest stable value.
+        /// The largest value shown while stable in that last stable run.
         public var maximum: Double
-        /// The time-weighted (population) standard deviation over the stable windows.
+        /// The time-weighted (population) standard deviation of the values shown in that last stable run.
         public var standardDeviation: Double
         /// Seconds the contact was stable in all.
         public var stableSeconds: Double
@@ -90,6 +93,12 @@ public struct SessionSummarizer: Sendable {
         var unweightedSquares = 0.0
         var minimum = Double.infinity
         var maximum = -Double.infinity
+        /// Whether the last reading was stable: the next stable one continues its run, else begins a new one.
+        var inRun = false
+        /// The value of the last stable reading: the settled value.
+        var lastStable = 0.0
+        /// Seconds stable over every run.
+        var stableSeconds = 0.0
         /// The stable value of the previous reading, waiting for the next reading's time to know its weight.
         var pendingValue: Double?
         var wasHeaviest = false
@@ -161,12 +170,29 @@ public struct SessionSummarizer: Sendable {
         if unit == running.contact.peak.unit && value > running.contact.peak.value {
             running.contact.peak.value = value
         }
-        guard contact.stable else { return }
-        if running.unit == nil {
-            running.unit = unit
-            running.origin = value
+        guard contact.stable else {
+            running.inRun = false
+            return
         }
-        guard running.unit == unit else { return }
+        if running.unit == nil { running.unit = unit }
+        guard running.unit == unit else {
+            running.inRun = false
+            return
+        }
+        if !running.inRun {
+            // A new stable run: the settled weight is the last run's, so the sums begin again.
+            running.inRun = true
+            running.origin = value
+            running.weight = 0
+            running.sum = 0
+            running.sumOfSquares = 0
+            running.count = 0
+            running.unweightedSum = 0
+            running.unweightedSquares = 0
+            running.minimum = .infinity
+            running.maximum = -.infinity
+        }
+        running.lastStable = value
         running.pendingValue = value
         let shifted = value - running.origin
         running.count += 1
@@ -213,6 +239,7 @@ public struct SessionSummarizer: Sendable {
             if let value = down[index].pendingValue {
                 let shifted = value - down[index].origin
                 down[index].weight += seconds
+                down[index].stableSeconds += seconds
                 down[index].sum += seconds * shifted
                 down[index].sumOfSquares += seconds * shifted * shifted
             }
@@ -233,11 +260,11 @@ public struct SessionSummarizer: Sendable {
         let variance = Swift.max(0, squares / weight - meanShift * meanShift)
         contact.settled = .init(
             unit: unit,
-            mean: running.origin + meanShift,
+            mean: running.lastStable,
             minimum: running.minimum,
             maximum: running.maximum,
             standardDeviation: variance.squareRoot(),
-            stableSeconds: running.weight
+            stableSeconds: running.stableSeconds
         )
         return contact
     }

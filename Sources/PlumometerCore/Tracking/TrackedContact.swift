@@ -28,6 +28,8 @@ struct TrackedContact: Sendable {
     /// ranks the contacts in one order and lists them in another.
     var rank = 0
     var force = 0.0
+    /// The force it weighs with among the loads: its force, or 0 for a tared thing at its zero.
+    var loadForce = 0.0
     var grams: Double?
 
     init(order: Int, slot: Int?, x: Int32?, y: Int32?, rawPressure: Int32, anchorTime: EventTime) {
@@ -39,39 +41,84 @@ struct TrackedContact: Sendable {
         self.anchorTime = anchorTime
     }
 
-    /// The pressure every reported quantity comes from: while stable, the mean of the values since the anchor (a
-    /// resting object reads steady); otherwise the latest value, so a moving load is followed without lag.
+    /// The settled value: the mean of the values of the current run (``window``), as last judged (``WeightTracker``
+    /// updates it whenever it judges the contact's stability).
+    var settledPressure = 0.0
+
+    /// The pressure every reported quantity comes from: while stable, the settled value, the mean of the values
+    /// since the run began (a resting object reads steady); otherwise the latest value, so a moving load is followed
+    /// without lag.
     var reportedPressure: Double {
-        stable ? window.mean ?? value : value
+        stable ? settledPressure : value
     }
 }
 
-/// Count, sum, smallest and largest of the values since a contact's anchor.
+/// The values of one contact's current run (since its anchor) as running sums: their mean is the settled value,
+/// their least-squares trend against time says whether the value is still changing, the scatter about that trend
+/// is the noise, and their spread (largest minus smallest) feeds the heaviest margin.
+///
+/// O(1) per value and no memory of the values themselves. Each value the device sent counts once (silence adds
+/// nothing: a recording or a device that stops sending says nothing new). Times are seconds since the run began and
+/// values are shifted by its first value, so that a 5 kg load's variance does not cancel away.
 struct ValueWindow: Sendable, Hashable {
     private(set) var count = 0
-    private var sum = 0.0
     private(set) var smallest = 0.0
     private(set) var largest = 0.0
+    private var start = EventTime.zero
+    private var origin = 0.0
+    private var sumT = 0.0
+    private var sumTT = 0.0
+    private var sumV = 0.0
+    private var sumTV = 0.0
+    private var sumVV = 0.0
 
-    /// Starts again from one value (the anchor moved).
-    mutating func restart(_ value: Double) {
+    /// Starts again from one value at `time` (the anchor moved).
+    mutating func restart(_ value: Double, at time: EventTime) {
+        // One value, at time 0 and shifted to 0: every sum is 0.
         count = 1
-        sum = value
+        start = time
+        origin = value
+        sumT = 0
+        sumTT = 0
+        sumV = 0
+        sumTV = 0
+        sumVV = 0
         smallest = value
         largest = value
     }
 
-    /// Adds one value.
-    mutating func add(_ value: Double) {
-        guard count > 0 else { return restart(value) }
+    /// Adds one value at `time`.
+    mutating func add(_ value: Double, at time: EventTime) {
+        guard count > 0 else { return restart(value, at: time) }
+        let t = Swift.max(0, time.seconds(since: start))
+        let v = value - origin
         count += 1
-        sum += value
+        sumT += t
+        sumTT += t * t
+        sumV += v
+        sumTV += t * v
+        sumVV += v * v
         smallest = Swift.min(smallest, value)
         largest = Swift.max(largest, value)
     }
 
     /// The mean, or nil before the first value.
-    var mean: Double? { count > 0 ? sum / Double(count) : nil }
+    var mean: Double? { count > 0 ? origin + sumV / Double(count) : nil }
+
+    /// The least-squares trend of the values against time: its slope (units per second) and the scatter of the
+    /// values about the trend line (units, a standard deviation). Zero slope while all values share one time.
+    var trend: (slope: Double, scatter: Double) {
+        guard count > 1 else { return (0, 0) }
+        let n = Double(count)
+        let meanT = sumT / n
+        let meanV = sumV / n
+        let varianceT = sumTT / n - meanT * meanT
+        let covariance = sumTV / n - meanT * meanV
+        let varianceV = Swift.max(0, sumVV / n - meanV * meanV)
+        guard varianceT > 1e-12 else { return (0, varianceV.squareRoot()) }
+        let slope = covariance / varianceT
+        return (slope, Swift.max(0, varianceV - slope * covariance).squareRoot())
+    }
 
     /// Largest minus smallest: how much the value wandered while resting.
     var spread: Double { largest - smallest }

@@ -44,6 +44,12 @@ public struct TrackerConfiguration: Sendable, Hashable {
     public var stabilityToleranceGrams: Double = 2
     /// How long (seconds of kernel time) a value must stay within the tolerance before it is reported stable.
     public var stabilityWindow: Double = 0.5
+    /// The least noise (device pressure units) a trend is measured against: a value whose least-squares trend would
+    /// move it by more than its noise (the scatter about the trend, at least this) over ``stabilityWindow`` is still
+    /// changing (decaying, creeping) and is not stable, however small its spread. One unit: the step of an integer
+    /// axis, below which a value held between two integers (or still under the kernel's `fuzz` filter) cannot be
+    /// told from one that moved.
+    public var trendNoiseFloor: Double = 1
     /// The fraction of full scale at or above which a raw pressure is flagged saturated (the weight may be more).
     public var saturationThreshold: Double = 0.98
     /// How reported values are smoothed; off by default.

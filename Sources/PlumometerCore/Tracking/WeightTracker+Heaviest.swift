@@ -44,7 +44,8 @@ extension WeightTracker {
         var holder: Int?
         for index in contacts.indices {
             let contact = contacts.values[index]
-            standings.append(Standing(index: index, force: force(of: contact), order: contact.order))
+            // Only loads compete: a tared thing at its zero is never the heaviest.
+            standings.append(Standing(index: index, force: loadForce(of: contact), order: contact.order))
             let position = standings.count - 1
             if top.map({ Self.heavier(standings[position], than: standings[$0]) }) ?? true { top = position }
             if contacts.keys[index] == heaviestID { holder = position }

@@ -196,11 +196,9 @@ public struct WeightTracker: Sendable {
         // Stability is judged on evidence: never later than its end, however late the tick.
         let judged = evidenceEnd.map { Swift.min($0, time) } ?? time
         for index in contacts.indices {
-            let stable = isStable(anchoredAt: contacts.values[index].anchorTime, at: judged)
-            if stable != contacts.values[index].stable {
-                contacts.values[index].stable = stable
-                changed = true
-            }
+            let stable = contacts.values[index].stable
+            judge(&contacts.values[index], at: judged)
+            if stable != contacts.values[index].stable { changed = true }
         }
         if tareAwaitsSettling { settleTares() }
         let holder = heaviestID
@@ -284,8 +282,8 @@ public struct WeightTracker: Sendable {
         )
         contact.value = clampedPressure(smoothed)
         contact.anchorPressure = contact.value
-        contact.window.restart(contact.value)
-        contact.stable = isStable(anchoredAt: time, at: time)
+        contact.window.restart(contact.value, at: time)
+        judge(&contact, at: time)
         return contact
     }
 
@@ -298,17 +296,44 @@ public struct WeightTracker: Sendable {
         )
         contact.value = clampedPressure(smoothed)
         if Swift.abs(contact.value - contact.anchorPressure) > stabilityTolerancePressure || time < contact.anchorTime {
-            contact.anchorPressure = contact.value
-            contact.anchorTime = time
-            contact.window.restart(contact.value)
+            restartRun(&contact, at: time)
         } else {
-            contact.window.add(contact.value)
+            contact.window.add(contact.value, at: time)
         }
-        contact.stable = isStable(anchoredAt: contact.anchorTime, at: time)
+        judge(&contact, at: time)
     }
 
-    private func isStable(anchoredAt anchor: EventTime, at time: EventTime) -> Bool {
-        time.seconds(since: anchor) >= configuration.stabilityWindow
+    /// Begins a contact's run anew at `time` from its value now: the anchor moved.
+    private func restartRun(_ contact: inout TrackedContact, at time: EventTime) {
+        contact.anchorPressure = contact.value
+        contact.anchorTime = time
+        contact.window.restart(contact.value, at: time)
+    }
+
+    /// Judges whether `contact` is stable at kernel time `time` and updates its settled value.
+    ///
+    /// Stable means stopped changing: the run (the values since the anchor) has lasted
+    /// the stability window within the tolerance, and its least-squares trend would move the value by no more than
+    /// its noise over one window (``TrackerConfiguration/trendNoiseFloor``). A run that has lasted the window but
+    /// still trends (an object's landing decaying, a creep) begins anew here, so the decay it held is never part of
+    /// a settled value; it can be stable one window later, once it has stopped changing.
+    private func judge(_ contact: inout TrackedContact, at time: EventTime) {
+        let window = configuration.stabilityWindow
+        guard time >= contact.anchorTime, time.seconds(since: contact.anchorTime) >= window else {
+            contact.stable = false
+            return
+        }
+        if window > 0 {
+            let trend = contact.window.trend
+            let noise = Swift.max(trend.scatter, configuration.trendNoiseFloor)
+            if Swift.abs(trend.slope) * window > noise {
+                restartRun(&contact, at: time)
+                contact.stable = false
+                return
+            }
+        }
+        contact.settledPressure = contact.window.mean ?? contact.value
+        contact.stable = true
     }
 
     func clampedPressure(_ pressure: Double) -> Double {
@@ -320,6 +345,21 @@ public struct WeightTracker: Sendable {
     func force(of contact: TrackedContact) -> Double {
         normalisedForce(pressure: contact.reportedPressure)
             - (contact.tarePressure.map(normalisedForce(pressure:)) ?? 0)
+    }
+
+    /// Whether a contact is a load: anything not tared, and a tared object or carrier once it reads more than the
+    /// stability tolerance above its zero (something was put onto it). A tared thing at its zero reads 0 within the
+    /// noise and is not a load: it is not in the total, has no share, ranks after the loads and is never the
+    /// heaviest.
+    func isLoad(_ contact: TrackedContact) -> Bool {
+        guard let tare = contact.tarePressure else { return true }
+        return contact.reportedPressure - tare > stabilityTolerancePressure
+    }
+
+    /// The force a contact weighs with among the loads (ranking, ratio, share, total, the heaviest mark): its force
+    /// when it is a load, else 0.
+    func loadForce(of contact: TrackedContact) -> Double {
+        isLoad(contact) ? force(of: contact) : 0
     }
 
     private func isSaturated(_ raw: Int32) -> Bool {
@@ -346,7 +386,7 @@ public struct WeightTracker: Sendable {
         rows.removeAll(keepingCapacity: true)
         for index in contacts.indices {
             let contact = contacts.values[index]
-            rows.append(Ranking(index: index, force: force(of: contact), order: contact.order))
+            rows.append(Ranking(index: index, force: loadForce(of: contact), order: contact.order))
         }
         // Rank order: largest force first, ties to the contact that began first.
         rows.sort { $0.force != $1.force ? $0.force > $1.force : $0.order < $1.order }
@@ -359,10 +399,13 @@ public struct WeightTracker: Sendable {
             let index = rows[position].index
             let contact = contacts.values[index]
             let grams = grams(pressure: contact.reportedPressure, tare: contact.tarePressure)
-            totalGrams = totalGrams.flatMap { sum in grams.map { sum + $0 } }
+            // Only loads add up: a tared object at its zero is not weighed (its grams are shown, 0 within the noise).
+            let load = isLoad(contact) ? grams : 0
+            totalGrams = totalGrams.flatMap { sum in load.map { sum + $0 } }
             contacts.values[index].rank = position + 1
             contacts.values[index].grams = grams
-            contacts.values[index].force = rows[position].force
+            contacts.values[index].force = force(of: contact)
+            contacts.values[index].loadForce = rows[position].force
         }
         rankingBuffer = rows
         // The table is ordered by id, as the readings are.
@@ -372,7 +415,7 @@ public struct WeightTracker: Sendable {
         for index in contacts.indices {
             let contact = contacts.values[index]
             let force = contact.force
-            let positive = Swift.max(force, 0)
+            let positive = Swift.max(contact.loadForce, 0)
             readings.append(
                 ContactReading(
                     id: contacts.keys[index],

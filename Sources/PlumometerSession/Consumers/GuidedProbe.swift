@@ -6,9 +6,12 @@ public final class GuidedProbe: FrameConsumer {
     private var analyzer: ProbeAnalyzer
     private let terminal = Runtime.current.console.errorIsTerminal
     private var progressShown = false
+    /// Whether the gestures come from a recording: its steps are looked for, nobody is asked to do them.
+    private let fromRecording: Bool
 
     public init(description: DeviceDescription, configuration: ProbeConfiguration) {
         analyzer = ProbeAnalyzer(description: description, configuration: configuration)
+        fromRecording = configuration.fromRecording
     }
 
     /// The report, once the analyzer finished.
@@ -36,9 +39,14 @@ public final class GuidedProbe: FrameConsumer {
         for event in events {
             switch event {
             case .started(let step):
-                line("Step \(step.rawValue)/4: \(step.instruction)")
+                if fromRecording {
+                    line("Step \(step.rawValue)/4 (\(step.name)): looking in the recording for \(step.sought).")
+                } else {
+                    line("Step \(step.rawValue)/4: \(step.instruction)")
+                }
             case .progress(let step, let fraction):
-                guard terminal, !Diagnostics.quiet else { continue }
+                // A recording is read as fast as it comes: no progress to watch.
+                guard terminal, !Diagnostics.quiet, !fromRecording else { continue }
                 let filled = Int((fraction * 20).rounded())
                 let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled)
                 Diagnostics.writeError(
