@@ -160,9 +160,10 @@ struct SVGLabelPlacementTests {
         if !scene.clustered { #expect(labels.allSatisfy { $0.contains("never settled") }, "\(labels)") }
     }
 
-    @Test("a picture writes kilograms with three decimals, as pounds")
+    @Test("a picture writes kilograms as every other view does: four decimals, a tenth of a gram")
     func kilogramLabel() {
-        #expect(WeightUnit.kilograms.label(grams: 1234.5) == "1.235 kg")
+        #expect(WeightUnit.kilograms.label(grams: 1234.5) == "1.2345 kg")
+        #expect(WeightUnit.kilograms.label(grams: 1234.5) == WeightUnit.kilograms.format(grams: 1234.5))
     }
 
     @Test("a label beside its circle has no leader line; one placed further out has one, from its circle's edge")
