@@ -45,7 +45,7 @@ chroot_unpack() { # TARBALL (not in $(...): the root must be recorded in this sh
 in_chroot() { # ROOT COMMAND...
     local root=$1
     shift
-    env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+    env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
         chroot "$root" "$@"
 }
 
