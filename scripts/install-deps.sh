@@ -34,7 +34,7 @@ if ! command -v swift >/dev/null 2>&1; then
         # clang is not there yet to ask).
         packages+=(swiftlang g++)
     else
-        echo "install-deps: no 'swift' found, and this system's packages have no swiftlang (Debian 13 and later do)." >&2
+        echo "install-deps: no 'swift' found, and this system's packages have no swiftlang (Debian 13 has it)." >&2
         echo "  plumometer needs Swift 6.0 or later: install a toolchain from https://www.swift.org/install/linux/" >&2
         echo "  and put its usr/bin on PATH, or install the package instead: sudo apt install ./plumometer_*.deb" >&2
         exit 1

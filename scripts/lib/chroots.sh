@@ -45,8 +45,8 @@ chroot_unpack() { # TARBALL (not in $(...): the root must be recorded in this sh
 in_chroot() { # ROOT COMMAND...
     local root=$1
     shift
-    env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
-        chroot "$root" "$@"
+    env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+        DEBIAN_FRONTEND=noninteractive chroot "$root" "$@"
 }
 
 # demo_frames_check JSONL: prints the number of frame records in JSONL, the output of `plumometer demo --fast -f
