@@ -3,7 +3,7 @@
 # into a scratch directory for every run so each run starts clean. Sourced (bash); needs root.
 #
 #   chroot_tarball SUITE NAME [PACKAGE,...]   prints the cached tarball's path, making it first when missing
-#   chroot_unpack TARBALL                     sets chroot_root: a fresh root unpacked from it, with /proc and DNS,
+#   chroot_unpack TARBALL                     sets chroot_root: a fresh root unpacked from it, with /proc, ptys, DNS,
 #                                             removed at exit
 #   in_chroot ROOT COMMAND...                 runs COMMAND in ROOT (a login-like environment, no host PATH)
 
@@ -12,11 +12,17 @@ chroot_mirror=${PLUMOMETER_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 chroot_roots=()
 
 chroot_cleanup() {
-    local root
+    local root mount
+    set +e # every root, whatever fails (a root with nothing mounted makes grep fail)
     for root in "${chroot_roots[@]}"; do
-        # Everything mounted below the root (its /proc, a bind mount), deepest first, then the root itself.
-        findmnt -rn -o TARGET | grep -F "$root/" | sort -r | while read -r mount; do umount -l "$mount" || true; done
-        rm -rf --one-file-system "$root"
+        # Everything mounted below the root (its /proc, ptys, bind mounts), deepest first, then the root itself.
+        for mount in $(findmnt -rn -o TARGET | grep -F "$root/" | sort -r); do umount -l "$mount"; done
+        # Never delete through a mount left behind (the checkout, the kept build directory are bind mounts).
+        if findmnt -rn -o TARGET | grep -qF "$root/"; then
+            echo "chroots: $root still has mounts; left in place" >&2
+        else
+            rm -rf --one-file-system "$root"
+        fi
     done
 }
 trap chroot_cleanup EXIT
@@ -39,6 +45,9 @@ chroot_unpack() { # TARBALL (not in $(...): the root must be recorded in this sh
     chroot_roots+=("$chroot_root")
     tar -C "$chroot_root" -xf "$1"
     mount -t proc proc "$chroot_root/proc"
+    # Pseudo-terminals of its own (script(1), apt's log): a private devpts, and /dev/ptmx its multiplexer.
+    mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts "$chroot_root/dev/pts"
+    mount --bind "$chroot_root/dev/pts/ptmx" "$chroot_root/dev/ptmx"
     cp -L /etc/resolv.conf "$chroot_root/etc/resolv.conf" 2>/dev/null || true
 }
 
