@@ -84,8 +84,12 @@ let package = Package(
                 "PlumometerCore", "PlumometerRecording", "PlumometerDemo", "PlumometerOutput", "PlumometerSession",
                 "PlumometerLinux", "PlumometerPictures",
             ],
-            swiftSettings: startupSettings
+            swiftSettings: startupSettings,
+            plugins: ["BuildVersion"]
         ),
+        // `BuildVersion.version` and `.commit` for `plumometer --version`: CHANGELOG.md's first heading, and the git
+        // commit unless built from that release's tag (Plugins/BuildVersion, scripts/lib/build-version.sh).
+        .plugin(name: "BuildVersion", capability: .buildTool()),
         // The Swift runtime linked in (only what is used, no dynamic loading of eight runtime libraries), and the C++
         // runtime with it (staticRuntimeLinkerFlags above): a lean process (docs/performance.md). Allowed here because
         // an executable is never another package's dependency; PlumometerCore, the library product, has no unsafe flags.

@@ -2,21 +2,53 @@
 # Installs the Debian packages plumometer needs to build (and, with --test, to run its test suite).
 # Runs apt-get as root, or through sudo when not root, for the packages dpkg says are missing.
 #
-#   scripts/install-deps.sh           the build dependencies
-#   scripts/install-deps.sh --test    and those of the test suite
-#   scripts/install-deps.sh --help    print this help and exit
+#   scripts/install-deps.sh            the build dependencies
+#   scripts/install-deps.sh --test     and those of the test suite
+#   scripts/install-deps.sh --package  and those of scripts/package and its tests (dpkg-dev, lintian, mmdebstrap)
+#   scripts/install-deps.sh --help     print this help and exit
+#
+# Without a `swift` on PATH it installs the distribution's own Swift, `swiftlang` (Debian 13 and later), or stops
+# and says where to get one: plumometer needs Swift 6.0 or later.
 set -euo pipefail
 case "${1:-}" in
-    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    ""|--test) ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    ""|--test|--package) ;;
     *) echo "install-deps.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 esac
 
 packages=(pkg-config libevdev-dev libinput-dev libudev-dev)
+# The oldest Swift that builds plumometer is 6.0 (Debian 13's swiftlang 6.0.3; CI builds with it:
+# scripts/test-debian-swift). No swift on PATH: the distribution's package when it has one, else the way to get it.
+swiftlang_candidate() { apt-cache policy swiftlang 2>/dev/null | sed -n 's/^ *Candidate: //p'; }
+if ! command -v swift >/dev/null 2>&1; then
+    # A fresh system may have no package lists yet: read them before deciding the distribution has no swiftlang.
+    if [[ ! "$(swiftlang_candidate)" =~ ^[0-9] ]]; then
+        if [[ "$(id -u)" -eq 0 ]]; then
+            apt-get update -qq || true
+        elif command -v sudo >/dev/null 2>&1; then
+            sudo apt-get update -qq || true
+        fi
+    fi
+    if [[ "$(swiftlang_candidate)" =~ ^[0-9] ]]; then
+        # g++ brings the default GCC's libstdc++-NN-dev, whose libstdc++.a the executable links (below: swiftlang's
+        # clang is not there yet to ask).
+        packages+=(swiftlang g++)
+    else
+        echo "install-deps: no 'swift' found, and this system's packages have no swiftlang (Debian 13 has it)." >&2
+        echo "  plumometer needs Swift 6.0 or later: install a toolchain from https://www.swift.org/install/linux/" >&2
+        echo "  and put its usr/bin on PATH, or install the package instead: sudo apt install ./plumometer_*.deb" >&2
+        exit 1
+    fi
+fi
 # The executable links Debian's static libstdc++ (Package.swift, Link/static-libstdc++): libstdc++-NN-dev of the GCC
 # whose libraries the toolchain's clang links with (the Swift toolchain itself needs it, so it is usually there).
-if command -v clang >/dev/null 2>&1 && [[ "$(clang -print-file-name=libstdc++.a)" != /* ]]; then
-    gcc_major="$(basename "$(dirname "$(clang -print-libgcc-file-name)")")"
+# Debian's swiftlang keeps its clang beside swift, off PATH.
+clang=$(command -v clang || true)
+if [[ -z "$clang" ]] && command -v swift >/dev/null 2>&1; then
+    clang=$(dirname "$(readlink -f "$(command -v swift)")")/clang
+fi
+if [[ -x "$clang" ]] && [[ "$("$clang" -print-file-name=libstdc++.a)" != /* ]]; then
+    gcc_major="$(basename "$(dirname "$("$clang" -print-libgcc-file-name)")")"
     [[ "$gcc_major" =~ ^[0-9]+$ ]] && packages+=("libstdc++-$gcc_major-dev")
 fi
 if [[ "${1:-}" == "--test" ]]; then
@@ -32,6 +64,12 @@ if [[ "${1:-}" == "--test" ]]; then
     packages+=(python3-pyte)
     # systemd brings `systemd-analyze`, which scores and verifies the service units' sandbox.
     packages+=(systemd)
+fi
+
+if [[ "${1:-}" == "--package" ]]; then
+    # scripts/package: dpkg-shlibdeps and dpkg-gencontrol (dpkg-dev), strip (binutils), lintian; its tests make
+    # clean Debian systems with mmdebstrap.
+    packages+=(dpkg-dev binutils lintian mmdebstrap)
 fi
 
 # Ask dpkg which are missing: nothing is assumed, but a machine that has them all needs no root, no network.

@@ -34,7 +34,7 @@ import Testing
     @Test func repeatsAreKeptOrRefused() throws {
         let same = try parse(["-f", "text", "--format", "text", "x"], as: ReplayCommand.spec)
         #expect(try same.value(of: ReadingOptions.format) == .text)
-        let error = #expect(throws: UsageError.self) {
+        let error = expectUsageError {
             try parse(["-f", "text", "-f", "csv", "x"], as: ReplayCommand.spec)
         }
         #expect(error?.message == "Option '--format' was given twice.")
@@ -49,7 +49,7 @@ import Testing
 
     @Test func valuesAreCheckedWhenReadAndErrorsNameTheParsedCommand() throws {
         let parsed = try parse(["--interval", "soon"], as: DemoCommand.spec)
-        let error = #expect(throws: UsageError.self) { try parsed.readingSettings() }
+        let error = expectUsageError { try parsed.readingSettings() }
         #expect(error?.command == "demo")
         #expect(
             error?.message
@@ -58,7 +58,7 @@ import Testing
         let speed = try parse(["--speed", "0", "x"], as: ReplayCommand.spec)
         #expect(throws: UsageError.self) { try Pacing(speed) }
         let both = try parse(["--speed", "2", "--fast", "x"], as: ReplayCommand.spec)
-        let conflict = #expect(throws: UsageError.self) { try Pacing(both) }
+        let conflict = expectUsageError { try Pacing(both) }
         #expect(conflict?.command == "replay")
         #expect(try Pacing(parse(["--speed", "2.5"], as: DemoCommand.spec)).speed == 2.5)
         #expect(try Pacing(parse(["--fast"], as: DemoCommand.spec)).speed == nil)
@@ -73,14 +73,14 @@ import Testing
     @Test func helpIsValidWhateverElseIsMissing() throws {
         let parsed = try parse(["--interval", "soon", "--help"], as: ReplayCommand.spec)
         #expect(parsed.flag(.help))
-        let missing = #expect(throws: UsageError.self) { try parse([], as: ReplayCommand.spec) }
+        let missing = expectUsageError { try parse([], as: ReplayCommand.spec) }
         #expect(missing?.message.hasPrefix("Missing FILE") == true)
     }
 
     @Test func unknownOptionsSuggestTheClosest() {
-        let long = #expect(throws: UsageError.self) { try parse(["--formt", "x"], as: ReplayCommand.spec) }
+        let long = expectUsageError { try parse(["--formt", "x"], as: ReplayCommand.spec) }
         #expect(long?.message == "Unknown option '--formt'. Did you mean '--format'?")
-        let short = #expect(throws: UsageError.self) { try parse(["-qx"], as: ReplayCommand.spec) }
+        let short = expectUsageError { try parse(["-qx"], as: ReplayCommand.spec) }
         #expect(short?.message == "Unknown option '-x' in '-qx'.")
     }
 
@@ -90,7 +90,7 @@ import Testing
         #expect(try CommandRegistry.resolve(["--help", "replay"]).0 == HelpCommand.self)
         #expect(try CommandRegistry.resolve(["-V"]).0 == VersionCommand.self)
         #expect(try CommandRegistry.resolve(["demo", "--fast"]).0 == DemoCommand.self)
-        let error = #expect(throws: UsageError.self) { try CommandRegistry.resolve(["strem"]) }
+        let error = expectUsageError { try CommandRegistry.resolve(["strem"]) }
         #expect(error?.message == "Unknown command 'strem'. Did you mean 'stream'?")
     }
 
@@ -112,4 +112,22 @@ import Testing
         #expect(ManPage.escape("R\u{B2} >= 0.97") == "R\\[u00B2] >= 0.97")
         #expect(ManPage.escape("a 'b' c") == "a 'b' c")
     }
+}
+
+/// The ``UsageError`` that `body` throws, as `#expect(throws: UsageError.self)` returns it from swift-testing 6.1 on
+/// (6.0's, Debian 13's, returns nothing); an issue is recorded when `body` throws something else or nothing.
+func expectUsageError(
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> Any
+) -> UsageError? {
+    do {
+        _ = try body()
+    } catch let error as UsageError {
+        return error
+    } catch {
+        Issue.record("expected a UsageError, got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+    Issue.record("expected a UsageError, nothing was thrown", sourceLocation: sourceLocation)
+    return nil
 }

@@ -61,7 +61,7 @@ struct CalibrateDeviceTests {
         // (the pad's line, through 0) reads it at its own weight, as anything placed directly on the pad.
         #expect(abs((summary.number("carrier_grams") ?? 0) - 150) < 3)
         #expect(summary.number("intercept") == 0)
-        let first = try #require(records.first { $0.string("type") == "frame" }?.objects("contacts").first)
+        let first = try #require((records.first { $0.string("type") == "frame" }?.objects("contacts") ?? []).first)
         #expect(abs((first.number("grams") ?? 0) - 150) < 3)
     }
 }

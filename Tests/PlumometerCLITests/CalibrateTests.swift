@@ -31,7 +31,7 @@ import Testing
         let replay = try CLI.run(["replay", "--fast", "-f", "jsonl", twoPlums], environment: environment)
         let records = try CLI.jsonObjects(replay)
         #expect(records.first?.string("grams_from") == "calibration")
-        let contact = try #require(records.dropFirst().first?.objects("contacts").first)
+        let contact = try #require((records.dropFirst().first?.objects("contacts") ?? []).first)
         #expect(contact.number("grams") == 11.34, "pressure 100 at 0.1134 g per unit")
     }
 

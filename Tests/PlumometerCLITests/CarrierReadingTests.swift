@@ -11,7 +11,7 @@ import Testing
         let result = try CLI.run(["replay", "--fast", "-f", "jsonl", "--carrier", recording])
         #expect(result.status == 0, "\(result.stderr)")
         let frames = try CLI.jsonObjects(result).filter { $0.string("type") == "frame" }
-        let first = try #require(frames.first?.objects("contacts").first)
+        let first = try #require((frames.first?.objects("contacts") ?? []).first)
         #expect(first.number("grams") == 0, "the spoon reads zero once tared")
         // The spoon put back 1 mm from where it lifted, with 270 g in it, resting at ~420.
         let loaded = try #require(

@@ -68,7 +68,7 @@ struct InstallScriptTests {
         for (path, arguments) in Self.generated {
             let installed = root.appendingPathComponent(path)
             let text = try String(contentsOf: installed, encoding: .utf8)
-            #expect(text == (try CLI.run(arguments)).stdout, "\(path)")
+            #expect(try text == CLI.run(arguments).stdout, "\(path)")
             #expect(!text.isEmpty)
             let mode = try FileManager.default.attributesOfItem(atPath: installed.path)[.posixPermissions] as? Int
             #expect(mode == 0o644, "\(path)")

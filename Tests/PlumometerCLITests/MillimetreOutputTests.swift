@@ -29,7 +29,7 @@ import Testing
         }
         #expect(checked > 100)
         // The live view's bars place the first plum at `x 29 y 28 mm` (README): the same millimetres.
-        let first = try #require(records.first { $0.string("type") == "frame" }?.objects("contacts").first)
+        let first = try #require((records.first { $0.string("type") == "frame" }?.objects("contacts") ?? []).first)
         #expect((first.number("x_mm") ?? 0).rounded() == 29 && (first.number("y_mm") ?? 0).rounded() == 28)
     }
 

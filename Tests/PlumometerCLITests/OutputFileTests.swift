@@ -28,7 +28,7 @@ struct OutputFileTests {
         #expect(saved.status == 0, "\(saved.stderr)")
         let piped = try CLI.run(["demo", "--save", "-"])
         #expect(piped.status == 0, "\(piped.stderr)")
-        #expect(piped.stdout == (try String(contentsOfFile: path, encoding: .utf8)))
+        #expect(try piped.stdout == String(contentsOfFile: path, encoding: .utf8))
         #expect(!FileManager.default.fileExists(atPath: "-"))
     }
 

@@ -145,10 +145,10 @@ import Testing
         let result = try CLI.run(["replay", "--fast", "-f", "jsonl", "--tare", gramsPad])
         #expect(result.status == 0)
         let frames = try CLI.jsonObjects(result).filter { $0.string("type") == "frame" }
-        let first = try #require(frames.first?.objects("contacts").first)
+        let first = try #require((frames.first?.objects("contacts") ?? []).first)
         #expect(first.number("grams") == 0)
         #expect(first.int("pressure") == 150, "tare never changes the raw pressure")
-        let later = try #require(frames.dropFirst().first?.objects("contacts").first)
+        let later = try #require((frames.dropFirst().first?.objects("contacts") ?? []).first)
         #expect(later.number("grams") == 150, "300 - 150 tared")
     }
 }

@@ -350,12 +350,12 @@ enum CalibrateCommand {
         line += ",\"basis\":" + JSONText.string(calibration.basis.rawValue)
         line += ",\"carrier_grams\":" + JSONText.optional(calibration.carrierGrams) { NumberText.fixed($0, 4) }
         line += ",\"contact_area\":" + (calibration.measuresContactArea ? "true" : "false")
-        line +=
-            ",\"points\":["
-            + calibration.points.map {
-                "{\"pressure\":" + NumberText.fixed($0.pressure, 2) + ",\"grams\":" + NumberText.fixed($0.grams, 3)
-                    + "}"
-            }.joined(separator: ",") + "]"
+        // One statement per part: Swift 6.0's type checker gives up on a `+` chain around a closure.
+        let points = calibration.points.map { point -> String in
+            "{\"pressure\":" + NumberText.fixed(point.pressure, 2) + ",\"grams\":" + NumberText.fixed(point.grams, 3)
+                + "}"
+        }
+        line += ",\"points\":[" + points.joined(separator: ",") + "]"
         line += ",\"residuals\":[" + calibration.residuals.map { NumberText.fixed($0, 4) }.joined(separator: ",") + "]"
         line += ",\"profile\":" + JSONText.optional(savedPath, JSONText.string) + "}\n"
         return line

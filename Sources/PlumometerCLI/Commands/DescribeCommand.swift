@@ -180,19 +180,26 @@ enum DescribeCommand {
             guard let info = description.axes[axis] else { return nil }
             let unit = axis.resolutionUnit
             let size = unit == nil ? nil : extent(info)
-            return "{\"axis\":" + JSONText.string(axis.name) + ",\"code\":\(axis.rawValue),\"min\":\(info.minimum)"
-                + ",\"max\":\(info.maximum),\"fuzz\":\(info.fuzz),\"flat\":\(info.flat)"
-                + ",\"resolution\":\(info.resolution),\"unit\":" + JSONText.optional(unit?.rawValue, JSONText.string)
-                + ",\"size\":" + JSONText.optional(size) { NumberText.fixed($0, 2) } + "}"
+            // One statement per part: Swift 6.0's type checker gives up on the whole chain.
+            var object =
+                "{\"axis\":" + JSONText.string(axis.name) + ",\"code\":\(axis.rawValue),\"min\":\(info.minimum)"
+            object += ",\"max\":\(info.maximum),\"fuzz\":\(info.fuzz),\"flat\":\(info.flat)"
+            object +=
+                ",\"resolution\":\(info.resolution),\"unit\":" + JSONText.optional(unit?.rawValue, JSONText.string)
+            object += ",\"size\":" + JSONText.optional(size) { NumberText.fixed($0, 2) } + "}"
+            return object
         }
         let other = otherCodes(description).map { type, codes in
             JSONText.string(type) + ":[" + codes.map(JSONText.string).joined(separator: ",") + "]"
         }
-        let fields = [
-            "\"device\":{\"name\":" + JSONText.string(description.name) + ",\"id\":"
-                + JSONText.string(identity.idString) + ",\"path\":" + JSONText.string(path)
-                + ",\"bus\":\(identity.bus),\"vendor\":\(identity.vendor),\"product\":\(identity.product)"
-                + ",\"version\":\(identity.version)}",
+        // The device object a part at a time, and the list's type spelt out: Swift 6.0's type checker gives up on
+        // the one literal.
+        var device = "\"device\":{\"name\":" + JSONText.string(description.name)
+        device += ",\"id\":" + JSONText.string(identity.idString) + ",\"path\":" + JSONText.string(path)
+        device += ",\"bus\":\(identity.bus),\"vendor\":\(identity.vendor),\"product\":\(identity.product)"
+        device += ",\"version\":\(identity.version)}"
+        let fields: [String] = [
+            device,
             "\"properties\":[" + description.properties.sorted().map { JSONText.string($0.name) }.joined(separator: ",")
                 + "]",
             "\"protocol\":" + JSONText.string(description.contactProtocol.rawValue),

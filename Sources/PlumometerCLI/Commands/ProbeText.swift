@@ -56,11 +56,14 @@ enum ProbeText {
 
     /// `[{"code":..,"finding":..,"implication":..}]`, as `list -f json` writes them too.
     static func findingsJSON(_ findings: [StaticFinding]) -> String {
-        "["
-            + findings.map {
-                "{\"code\":" + JSONText.string($0.code.rawValue) + ",\"finding\":" + JSONText.string($0.finding)
-                    + ",\"implication\":" + JSONText.string($0.implication) + "}"
-            }.joined(separator: ",") + "]"
+        // One statement per part: Swift 6.0's type checker gives up on a `+` chain around a closure.
+        let objects = findings.map { finding -> String in
+            var object = "{\"code\":" + JSONText.string(finding.code.rawValue)
+            object += ",\"finding\":" + JSONText.string(finding.finding)
+            object += ",\"implication\":" + JSONText.string(finding.implication) + "}"
+            return object
+        }
+        return "[" + objects.joined(separator: ",") + "]"
     }
 
     /// The guided reasons, or the static part's: the deciding reason and every finding's implication.

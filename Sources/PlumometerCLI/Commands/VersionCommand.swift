@@ -9,9 +9,16 @@ extension VersionCommand: Command {
     )
 }
 
-/// `plumometer version`, also `plumometer --version`: `plumometer 0.1.0` on stdout.
+/// `plumometer version`, also `plumometer --version`: `plumometer 0.1.0` on stdout, and which commit it was built
+/// from when that is not the release's tag: `plumometer 0.1.0 (commit ce0d5ae8a3c4)`.
 enum VersionCommand {
     static func run(_ arguments: ParsedArguments) throws {
-        try StandardOutput.write("plumometer \(CommandRegistry.version)\n")
+        try StandardOutput.write(line + "\n")
+    }
+
+    /// The line `--version` prints (the version, then the commit when there is one).
+    static var line: String {
+        guard let commit = BuildVersion.commit else { return "plumometer \(CommandRegistry.version)" }
+        return "plumometer \(CommandRegistry.version) (commit \(commit))"
     }
 }
