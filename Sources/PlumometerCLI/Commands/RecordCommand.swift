@@ -87,7 +87,10 @@ enum RecordCommand {
         var sources: [LiveSource] = []
         defer { for source in sources { source.close() } }
         for path in paths { sources.append(try LiveSource(path: path, grab: arguments.flag(Options.grab))) }
-        let sink = try file.map { try Runtime.current.files.createOutput($0) } ?? Runtime.current.console.standardOutput
+        // Made by its first write, once the devices are open; several devices' file only whole, at the end.
+        let sink =
+            try file.map { try Runtime.current.files.createOutput($0, whole: paths.count > 1) }
+            ?? Runtime.current.console.standardOutput
         let recorder = RawRecorder(sink: sink, format: format)
         try recorder.begin(
             sources.map {

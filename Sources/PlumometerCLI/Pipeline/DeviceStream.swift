@@ -102,8 +102,18 @@ final class DeviceStream: FrameSource {
     func finishRecording() throws {
         guard let recorder, recording else { return }
         self.recorder = nil
+        // Said even when the end fails (a full disk): what the file holds, never what was read.
+        defer {
+            if recorder.failed, recorder.eventCount == 0 {
+                Diagnostics.note("the --record file was not written: it holds none of the events read")
+            } else {
+                Diagnostics.note(
+                    "the --record file holds \(recorder.eventCount) events"
+                        + (recorder.failed ? " (it is cut short)" : "")
+                )
+            }
+        }
         try recorder.finish(at: source?.clock.now())
-        Diagnostics.note("the --record file holds \(recorder.eventCount) events")
     }
 
     private func disconnected() throws {

@@ -52,6 +52,8 @@ public final class InputFile {
         isRegularFile = type == S_IFREG
         isFIFO = type == S_IFIFO
         isTerminal = isatty(fileDescriptor) == 1
+        // No output of this process may be this file (stdin redirected from it included).
+        OpenFiles.noteInput(fileDescriptor)
     }
 
     deinit {
