@@ -20,6 +20,8 @@ public final class FileDescriptorWriter: @unchecked Sendable {
     private var rotation: Rotation?
     /// The size of the rotated file so far.
     private var size: Int64 = 0
+    /// What ``OpenFiles`` knows an appended file as.
+    private var identity: OpenFiles.Identity?
 
     init(fileDescriptor: Int32, name: String, ownsDescriptor: Bool) {
         self.fileDescriptor = fileDescriptor
@@ -35,6 +37,7 @@ public final class FileDescriptorWriter: @unchecked Sendable {
     }
 
     deinit {
+        if let identity { OpenFiles.forgetOutput(identity) }
         if ownsDescriptor { closeDescriptor(fileDescriptor) }
     }
 
@@ -88,7 +91,7 @@ public final class FileDescriptorWriter: @unchecked Sendable {
             throw SameFileError(path: path, reason: conflict)
         }
         let writer = try open(path, flags: O_APPEND)
-        OpenFiles.noteOutput(writer.fileDescriptor, name: path)
+        writer.identity = OpenFiles.noteOutput(writer.fileDescriptor, name: path)
         try writer.startOnNewLineIfAppending()
         var status = stat()
         if let rotation, fstat(writer.fileDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
@@ -269,7 +272,8 @@ public final class FileDescriptorWriter: @unchecked Sendable {
         }
         _ = fcntl(fileDescriptor, F_SETFD, FD_CLOEXEC)
         size = 0
-        OpenFiles.noteOutput(fileDescriptor, name: name)
+        if let identity { OpenFiles.forgetOutput(identity) }
+        identity = OpenFiles.noteOutput(fileDescriptor, name: name)
     }
 
     /// Writes all of `buffer`, or returns why not.

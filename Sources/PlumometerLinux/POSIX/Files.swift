@@ -13,7 +13,6 @@ public enum Files {
             throw OutputError(code: .readFailed, name: path, function: "open", errno: error.rawValue)
         }
         defer { closeDescriptor(fd) }
-        OpenFiles.noteInput(fd)
         // No limit: the bytes are always there.
         return try readToEnd(fd, path: path, limit: nil) ?? []
     }
@@ -42,7 +41,6 @@ public enum Files {
         guard status.st_size <= limit else {
             throw SmallFileError(path: path, problem: .tooLarge(size: Int64(status.st_size), limit: limit))
         }
-        OpenFiles.noteInput(fd)
         guard let bytes = try readToEnd(fd, path: path, limit: limit) else {
             throw SmallFileError(path: path, problem: .tooLarge(size: nil, limit: limit))
         }

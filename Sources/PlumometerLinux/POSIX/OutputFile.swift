@@ -1,12 +1,13 @@
 import Glibc
 
 /// The files this process has open as inputs and outputs, by identity (device and inode), so that no output is ever
-/// one of its inputs, or another of its outputs, whatever the paths look like (`./x`, a hard link, `/dev/stdin`
+/// one of its open inputs, or another of its outputs, whatever the paths look like (`./x`, a hard link, standard input
 /// redirected from the file).
 ///
-/// Every input is noted when it is opened (``InputFile``, ``Files``), every output when it is (``OutputFile``,
-/// ``FileDescriptorWriter/append(_:)``); ``OutputFile`` looks here before it writes a byte. Used from the main
-/// thread only, where commands open their files. The corresponding C function is `fstat(2)`.
+/// A recording read as it arrives (``InputFile``, standard input included) is noted while it is open, an output
+/// (``OutputFile``, ``FileDescriptorWriter/append(_:rotation:)``) while it is written; ``OutputFile`` looks here
+/// before it writes a byte. (A small file read whole, a profile or a description, is compared by the commands before
+/// anything is opened, as every path given is.) The corresponding C function is `fstat(2)`.
 public enum OpenFiles {
     /// A file's identity: the `st_dev` and `st_ino` of `stat(2)`.
     public struct Identity: Hashable, Sendable {
@@ -14,37 +15,66 @@ public enum OpenFiles {
         public var inode: UInt64
     }
 
-    nonisolated(unsafe) private static var inputs: Set<Identity> = []
+    /// Guards the two tables: a writer may be released on its writer thread.
+    private static let lock = ConditionLock()
+    nonisolated(unsafe) private static var inputs: [Identity: Int] = [:]
     nonisolated(unsafe) private static var outputs: [Identity: String] = [:]
 
-    /// Notes the open descriptor `fd` as an input (a regular file or a FIFO: a device node is no file to write).
-    static func noteInput(_ fd: Int32) {
-        if let identity = identity(of: fd, filesOnly: true) { inputs.insert(identity) }
+    /// Notes the open descriptor `fd` as an input (a regular file or a FIFO: a device node is no file to write) until
+    /// ``forgetInput(_:)``.
+    static func noteInput(_ fd: Int32) -> Identity? {
+        guard let identity = identity(of: fd) else { return nil }
+        lock.lock()
+        inputs[identity, default: 0] += 1
+        lock.unlock()
+        return identity
     }
 
-    /// Notes the open descriptor `fd` as the output `name` (a regular file).
-    static func noteOutput(_ fd: Int32, name: String) {
-        if let identity = identity(of: fd, filesOnly: true) { outputs[identity] = name }
+    /// The input `identity` was closed.
+    static func forgetInput(_ identity: Identity) {
+        lock.lock()
+        inputs[identity, default: 1] -= 1
+        if inputs[identity] == 0 { inputs[identity] = nil }
+        lock.unlock()
     }
 
-    /// Why `path` must not be written, when what is there now is an input of this process or another of its
+    /// Notes the open descriptor `fd` as the output `name` (a regular file) until ``forgetOutput(_:)``.
+    @discardableResult
+    static func noteOutput(_ fd: Int32, name: String) -> Identity? {
+        guard let identity = identity(of: fd) else { return nil }
+        lock.lock()
+        outputs[identity] = name
+        lock.unlock()
+        return identity
+    }
+
+    /// The output `identity` was closed.
+    static func forgetOutput(_ identity: Identity) {
+        lock.lock()
+        outputs[identity] = nil
+        lock.unlock()
+    }
+
+    /// Why `path` must not be written, when what is there now is an open input of this process or another of its
     /// outputs; nil otherwise (nothing there yet, or another file).
     static func conflict(at path: String) -> String? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         let identity = Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
-        if inputs.contains(identity) { return "it is one of this command's inputs" }
+        lock.lock()
+        defer { lock.unlock() }
+        if inputs[identity] != nil { return "it is the recording this command reads" }
         if let other = outputs[identity] {
             return other == path ? "this command already writes it" : "this command already writes it as \(other)"
         }
         return nil
     }
 
-    private static func identity(of fd: Int32, filesOnly: Bool) -> Identity? {
+    private static func identity(of fd: Int32) -> Identity? {
         var status = stat()
         guard fstat(fd, &status) == 0 else { return nil }
         let type = status.st_mode & S_IFMT
-        guard !filesOnly || type == S_IFREG || type == S_IFIFO else { return nil }
+        guard type == S_IFREG || type == S_IFIFO else { return nil }
         return Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
@@ -92,6 +122,8 @@ public final class OutputFile {
     private var writer: FileDescriptorWriter?
     /// A whole output's temporary file, until ``finish()`` renames it.
     private var temporary: String?
+    /// What ``OpenFiles`` knows this file as, once made.
+    private var identity: OpenFiles.Identity?
 
     /// An output at `path`; nothing is opened or checked yet.
     public init(_ path: String, whole: Bool = false) {
@@ -101,6 +133,7 @@ public final class OutputFile {
 
     deinit {
         if let temporary { unlink(temporary) }
+        if let identity { OpenFiles.forgetOutput(identity) }
     }
 
     /// Whether the file has been created (its first text written).
@@ -114,7 +147,10 @@ public final class OutputFile {
             try writer.write(text)
             return
         }
-        (writer, temporary) = try Self.create(path, first: text, renaming: !whole)
+        let (made, temporary) = try Self.create(path, first: text, renaming: !whole)
+        writer = made
+        self.temporary = temporary
+        if temporary == nil { identity = OpenFiles.noteOutput(made.fileDescriptor, name: path) }
     }
 
     /// Flushes what was written to the disk (nothing for a FIFO or a device). The corresponding C function is
@@ -132,7 +168,8 @@ public final class OutputFile {
         }
         if let temporary {
             self.temporary = nil
-            try Self.rename(temporary, over: path, writer: writer)
+            try Self.rename(temporary, over: path)
+            identity = OpenFiles.noteOutput(writer.fileDescriptor, name: path)
         }
     }
 
@@ -182,12 +219,12 @@ public final class OutputFile {
             throw OutputError(code: error.code, name: path, function: error.function, errno: error.errno)
         }
         guard renaming else { return (writer, temporary) }
-        try rename(temporary, over: path, writer: writer)
+        try rename(temporary, over: path)
         return (writer, nil)
     }
 
     /// Renames the flushed `temporary` over `path`, unless something other than a file appeared there meanwhile.
-    private static func rename(_ temporary: String, over path: String, writer: FileDescriptorWriter) throws {
+    private static func rename(_ temporary: String, over path: String) throws {
         if let kind = FileSystem.nonRegularKind(path) {
             unlink(temporary)
             throw NotAFileError(path: path, kind: kind)
@@ -201,7 +238,6 @@ public final class OutputFile {
             unlink(temporary)
             throw OutputError(code: .createFailed, name: path, function: "rename", errno: error)
         }
-        OpenFiles.noteOutput(writer.fileDescriptor, name: path)
     }
 }
 
@@ -215,7 +251,7 @@ public final class SpoolFile {
     /// A spool beside `path`.
     /// - Throws: ``OutputError`` naming `path` when it cannot be made.
     public init(beside path: String) throws(OutputError) {
-        let (temporary, writer) = try FileSystem.createTemporary(beside: path)
+        let (temporary, writer) = try FileSystem.createTemporary(beside: path, readable: true)
         unlink(temporary)
         self.writer = writer
     }
