@@ -151,6 +151,20 @@ import Testing
         #expect(result["fifo"] as? String == "fifo", "the FIFO was replaced: \(result)")
     }
 
+    /// A character device is written as it is (`/dev/null`), but never an input device node: that would inject events.
+    @Test(.tags(.foundByFaultInjection))
+    func anInputDeviceNodeIsNeverWritten() throws {
+        let directory = try CLI.temporaryDirectory()
+        let node = directory.appendingPathComponent("event5").path
+        // evdev's numbers (major 13, minor 69: 0xd45 in glibc's dev_t), made here: no real device is at stake.
+        #expect(mknod(node, S_IFCHR | 0o600, 0xd45) == 0, "mknod needs root")
+        let result = try CLI.run(["demo", "--save", node], timeout: 20)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("it is an input device"), "\(result.stderr)")
+        let null = try CLI.run(["demo", "--save", "/dev/null"], timeout: 20)
+        #expect(null.status == 0, "\(null.stderr)")
+    }
+
     @Test func rotationOptionsNeedAFile() throws {
         let noFile = try CLI.run(["stream", "-d", "/dev/input/event99", "--max-size", "1M"])
         #expect(noFile.status == 2 && noFile.stderr.contains("give -o FILE"), "\(noFile.stderr)")

@@ -200,6 +200,9 @@ public final class OutputFile {
                 }
             case S_IFLNK:
                 throw OutputError(code: .createFailed, name: path, function: "open", errno: ELOOP)
+            case S_IFCHR where Self.major(UInt64(status.st_rdev)) == 13:
+                // An input device node (major 13, evdev): writing it would inject events, never store a file.
+                throw NotAFileError(path: path, kind: "an input device")
             case S_IFIFO, S_IFCHR:
                 let writer = try FileDescriptorWriter.openDirect(path)
                 try writer.write(text)
@@ -221,6 +224,11 @@ public final class OutputFile {
         guard renaming else { return (writer, temporary) }
         try rename(temporary, over: path)
         return (writer, nil)
+    }
+
+    /// The major number of the device `number` (glibc's `major(3)`, a macro Swift cannot import).
+    private static func major(_ number: UInt64) -> UInt64 {
+        ((number >> 8) & 0xfff) | ((number >> 32) & ~0xfff)
     }
 
     /// Renames the flushed `temporary` over `path`, unless something other than a file appeared there meanwhile.
