@@ -102,7 +102,8 @@ enum RecordCommand {
         let session = try Session()
         if file == nil { session.loop.stopWhenOutputCloses() }
         for (index, source) in sources.enumerated() {
-            source.onGone = {
+            // `unowned`: the source holds this closure, and the session's loop watches the source.
+            source.onGone = { [unowned source, unowned session] in
                 Diagnostics.note("\(source.path) was removed; the recording ends here")
                 session.loop.finish()
             }
