@@ -226,9 +226,7 @@ struct EvemuDescriptionReader {
             }
             var start = fieldsRange.lowerBound
             while start < fieldsRange.upperBound, ASCII.isSpace(bytes[start]) { start += 1 }
-            guard start < fieldsRange.upperBound else {
-                throw fail(line.number, "expected a device name after 'N:'")
-            }
+            // `N: ` alone is a device without a name: the kernel allows one, and evemu-record writes it so.
             name = bytes.text(start..<fieldsRange.upperBound)
             stage = .name
 

@@ -107,7 +107,8 @@ public enum LibinputRecordWriter {
     public static let noEvents = "  - evdev: []\n"
 
     /// `text` as a double-quoted YAML scalar: `"`, `\` and every control character escaped (`\n`, `\t`, `\xNN`,
-    /// `\uNNNN` for C1 controls and line or paragraph separators), everything else as it is.
+    /// `\uNNNN` for C1 controls, line or paragraph separators, and U+FFFE and U+FFFF, which YAML 1.1 and 1.2 allow in
+    /// no stream unescaped), everything else as it is.
     public static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -121,7 +122,7 @@ public enum LibinputRecordWriter {
                 if scalar.value < 0x20 || scalar.value == 0x7f {
                     result += "\\x" + hex(scalar.value, width: 2)
                 } else if (0x80...0x9f).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
-                    || scalar.value == 0xfeff
+                    || scalar.value == 0xfeff || scalar.value == 0xfffe || scalar.value == 0xffff
                 {
                     result += "\\u" + hex(scalar.value, width: 4)
                 } else {
@@ -132,13 +133,14 @@ public enum LibinputRecordWriter {
         return result + "\""
     }
 
-    /// `text` for a `#` comment line: every control character (and line separator) a space.
+    /// `text` for a `#` comment line: every control character (and line separator) a space, and the non-characters
+    /// U+FFFE and U+FFFF too (a YAML stream may not hold them even in a comment).
     static func commentText(_ text: String) -> String {
         String(
             String.UnicodeScalarView(
                 text.unicodeScalars.map { scalar in
                     scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value) || scalar.value == 0x2028
-                        || scalar.value == 0x2029 ? " " : scalar
+                        || scalar.value == 0x2029 || scalar.value == 0xfffe || scalar.value == 0xffff ? " " : scalar
                 }
             )
         )

@@ -50,14 +50,21 @@ public final class MemoryFiles: FileAccess {
         var description: String { "cannot read \(path): No such file or directory. Check the file name." }
     }
 
-    private final class Output: TextSink {
+    /// A file made by its first write, replacing what was there, as the bridge's `OutputFile`.
+    private final class Output: FileOutput {
         let path: String
         let files: MemoryFiles
+        private(set) var isOpen = false
         init(path: String, files: MemoryFiles) {
             self.path = path
             self.files = files
         }
-        func write(_ text: String) throws { files.files[path, default: []] += Array(text.utf8) }
+        func write(_ text: String) throws {
+            if !isOpen { files.files[path] = [] }
+            isOpen = true
+            files.files[path, default: []] += Array(text.utf8)
+        }
+        func finish() throws {}
     }
 
     public func environment(_ name: String) -> String? { variables[name] }
@@ -82,10 +89,20 @@ public final class MemoryFiles: FileAccess {
 
     public func openInput(_ path: String) throws -> any ByteInput { MemoryInput(try read(path), name: path) }
 
-    public func createOutput(_ path: String) throws -> any TextSink {
-        guard files[path] == nil else { throw FileRefusal("\(path) exists; plumometer does not write over a file") }
-        files[path] = []
-        return Output(path: path, files: self)
+    public func createOutput(_ path: String, whole: Bool) throws -> any FileOutput { Output(path: path, files: self) }
+
+    /// Spools made so far (a test checks that several devices are not kept in memory by the recorder).
+    public private(set) var spoolCount = 0
+
+    private final class MemorySpool: Spool {
+        var text = ""
+        func write(_ text: String) throws { self.text += text }
+        func readBack(_ body: (String) throws -> Void) throws { try body(text) }
+    }
+
+    public func createSpool(beside path: String) throws -> any Spool {
+        spoolCount += 1
+        return MemorySpool()
     }
 }
 

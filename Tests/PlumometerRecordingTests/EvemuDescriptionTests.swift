@@ -171,7 +171,6 @@ struct EvemuDescriptionTests {
             line: 3,
             reading: "N: a\nI: 0 0 0 0\nP: 00 00 00 00 01 00 00 00\n"
         )
-        expectError("expected a device name after 'N:'", line: 1, reading: "N:   \nI: 0 0 0 0\n")
         expectError("expected 2 numbers after 'L:'", line: 3, reading: "N: a\nI: 0 0 0 0\nL: 01\n")
     }
 }

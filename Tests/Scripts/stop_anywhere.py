@@ -40,7 +40,7 @@ def main():
         rest = rest[2:]
     assert rest[0] == "--"
     arguments = rest[1:]
-    number = {"INT": signal.SIGINT, "TERM": signal.SIGTERM}[signal_name]
+    number = {"INT": signal.SIGINT, "TERM": signal.SIGTERM, "HUP": signal.SIGHUP}[signal_name]
     directory = tempfile.mkdtemp(prefix="stop-anywhere-")
     fifo = os.path.join(directory, "fifo")
     os.mkfifo(fifo)

@@ -46,7 +46,8 @@ extension CalibrateCommand: Command {
             short: "o",
             value: "FILE",
             completion: .file,
-            help: "Save the profile here instead of the default location."
+            help:
+                "Save the profile here instead of the default location (- for stdout: the fit's summary then goes to stderr)."
         )
         static let noSave = Flag("no-save", help: "Print the fit but do not save a profile.")
         static let save = Flag(
@@ -152,6 +153,13 @@ enum CalibrateCommand {
         if wantsSave && arguments.flag(Options.noSave) {
             throw arguments.usageError("Give either --save or --no-save, not both.")
         }
+        try arguments.refuseSameFiles(
+            outputs: [("-o", try arguments.value(of: Options.output))],
+            inputs: [
+                ("--replay", try arguments.value(of: Options.replay)),
+                ("--desc", try arguments.value(of: ReplayCommand.Options.desc)),
+            ]
+        )
         let points = try arguments.values(of: Options.point)
         let references = try arguments.values(of: Options.reference)
         if !points.isEmpty && !references.isEmpty {
@@ -254,10 +262,14 @@ enum CalibrateCommand {
             savedPath = path
         }
         let why = arguments.flag(Options.noSave) ? "--no-save" : "a recording: --save or -o FILE saves it"
-        if try arguments.value(of: Options.format) == .json {
-            try StandardOutput.write(json(calibration, savedPath: savedPath))
+        let summary =
+            try arguments.value(of: Options.format) == .json
+            ? json(calibration, savedPath: savedPath) : text(calibration, savedPath: savedPath, notSaved: why)
+        // `-o -`: standard output carries the profile, so the summary goes to standard error.
+        if savedPath == "-" {
+            Diagnostics.writeError(summary)
         } else {
-            try StandardOutput.write(text(calibration, savedPath: savedPath, notSaved: why))
+            try StandardOutput.write(summary)
         }
     }
 

@@ -79,6 +79,13 @@ enum PlotCommand {
                     + "you need another format (rsvg-convert FILE.svg -o FILE.png)."
             )
         }
+        try arguments.refuseSameFiles(
+            outputs: [("-o", destination)],
+            inputs: [
+                ("FILE", path), ("--desc", try arguments.value(of: ReplayCommand.Options.desc)),
+                ("--profile", try arguments.value(of: ReadingOptions.profile)),
+            ]
+        )
         let from = try arguments.value(of: Options.from) ?? 0
         let to = try arguments.value(of: Options.to)
         if let to, to < from { throw arguments.usageError("--to must not be before --from.") }
@@ -117,6 +124,14 @@ enum PlotCommand {
         )
         if destination == "-" {
             try StandardOutput.write(svg)
+        } else if let failure = source.failure, Runtime.current.files.isReadableFile(destination),
+            !Runtime.current.files.isFIFO(destination)
+        {
+            // Only a whole recording replaces a plot already there: a partial one would pass for it.
+            throw CLIError.runtime(
+                "\(failure); \(destination) was left as it was (a plot of the \(output.count) readings before the "
+                    + "error goes to a new file: -o another.svg)"
+            )
         } else {
             try Runtime.current.files.write(svg, to: destination)
             Diagnostics.note("wrote \(destination) (\(output.count) readings)")

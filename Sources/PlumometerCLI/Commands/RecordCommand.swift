@@ -87,7 +87,10 @@ enum RecordCommand {
         var sources: [LiveSource] = []
         defer { for source in sources { source.close() } }
         for path in paths { sources.append(try LiveSource(path: path, grab: arguments.flag(Options.grab))) }
-        let sink = try file.map { try Runtime.current.files.createOutput($0) } ?? Runtime.current.console.standardOutput
+        // Made by its first write, once the devices are open; several devices' file only whole, at the end.
+        let sink =
+            try file.map { try Runtime.current.files.createOutput($0, whole: paths.count > 1) }
+            ?? Runtime.current.console.standardOutput
         let recorder = RawRecorder(sink: sink, format: format)
         try recorder.begin(
             sources.map {
@@ -99,7 +102,8 @@ enum RecordCommand {
         let session = try Session()
         if file == nil { session.loop.stopWhenOutputCloses() }
         for (index, source) in sources.enumerated() {
-            source.onGone = {
+            // `unowned`: the source holds this closure, and the session's loop watches the source.
+            source.onGone = { [unowned source, unowned session] in
                 Diagnostics.note("\(source.path) was removed; the recording ends here")
                 session.loop.finish()
             }

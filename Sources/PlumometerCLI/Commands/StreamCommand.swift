@@ -1,4 +1,5 @@
 import PlumometerCore
+import PlumometerLinux
 import PlumometerOutput
 import PlumometerSession
 
@@ -41,6 +42,28 @@ extension StreamCommand: Command {
             help:
                 "Also keep the raw events read in FILE: evemu, or libinput record YAML for a .yml/.yaml FILE (replay it for the same frames)."
         )
+        static let maxSize = Option<Int64>(
+            "max-size",
+            value: "SIZE",
+            help:
+                "With -o FILE: once FILE reaches SIZE bytes (K, M, G: KiB, MiB, GiB) it becomes FILE.1 and a new FILE begins, so a log never fills a disk."
+        ) { text throws(ValueError) in
+            let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+            let unit = text.last.flatMap { units[Character($0.uppercased())] }
+            let digits = unit == nil ? Substring(text) : text.dropLast()
+            guard let number = Int64(digits), number >= 1, number <= (1 << 50) / (unit ?? 1),
+                number * (unit ?? 1) >= 4096
+            else {
+                throw .invalid(text, for: "max-size", expected: "a size of at least 4096 bytes, such as 64M or 500K")
+            }
+            return number * (unit ?? 1)
+        }
+        static let keep = Option<Int>.wholeNumber(
+            "keep",
+            value: "N",
+            range: 0...100,
+            help: "With --max-size: keep the N newest older files, FILE.1 to FILE.N (default 3; 0 keeps none)."
+        )
         static let wait = Flag(
             "wait",
             help: "If no device fits yet, wait for one to appear instead of failing (background services)."
@@ -52,6 +75,7 @@ extension StreamCommand: Command {
         summary: "Read a pressure-sensing device and write one reading per frame (the default command).",
         options: [
             Options.device, Options.grab, Options.wait, Options.output, Options.record, Options.duration, Options.count,
+            Options.maxSize, Options.keep,
         ]
             + OutputOptions.all + ReadingOptions.all,
         discussion: """
@@ -82,6 +106,19 @@ enum StreamCommand {
         var output = try arguments.outputSettings()
         output.file = try arguments.value(of: Options.output)
         output.frameLimit = try arguments.value(of: Options.count)
+        let recordPath = try arguments.value(of: Options.record)
+        if let size = try arguments.value(of: Options.maxSize) {
+            guard let file = output.file, file != "-" else {
+                throw arguments.usageError("--max-size rotates the file of -o FILE; give -o FILE (stdout is no file).")
+            }
+            output.rotation = Rotation(maximumSize: size, keep: try arguments.value(of: Options.keep) ?? 3)
+        } else if arguments.has(Options.keep) {
+            throw arguments.usageError("--keep says how many rotated files --max-size keeps; give --max-size too.")
+        }
+        try arguments.refuseSameFiles(
+            outputs: [("-o", output.file), ("--record", recordPath)],
+            inputs: [("--profile", try arguments.value(of: ReadingOptions.profile))]
+        )
         let run = try ReadingRun(
             settings: settings,
             format: try arguments.value(of: ReadingOptions.format),
@@ -93,7 +130,7 @@ enum StreamCommand {
         let target = DeviceTarget(try arguments.value(of: Options.device))
         let stream = DeviceStream(target: target, grab: arguments.flag(Options.grab), session: session)
         defer { stream.close() }
-        if let path = try arguments.value(of: Options.record) {
+        if let path = recordPath {
             if path == "-" { throw arguments.usageError("--record needs a FILE: stdout carries the readings.") }
             stream.recorder = RawRecorder(
                 sink: try Runtime.current.files.createOutput(path),
@@ -118,7 +155,8 @@ enum StreamCommand {
         }
         // Also while waiting for a device: q quits.
         run.attachKeys()
-        run.driver?.onHangup = { try stream.reopen() }
+        // `unowned`: the driver is the session's, which the stream holds; a strong reference was a cycle.
+        run.driver?.onHangup = { [unowned stream] in try stream.reopen() }
         let limited = session.output as? FrameLimitOutput
         try session.run(LimitedSource(stream, duration: duration) { limited?.isFull ?? false })
         try stream.finishRecording()

@@ -8,6 +8,8 @@ import PlumometerSession
 struct OutputSettings {
     /// `stream -o FILE`: lines are appended there (nil or `-`: standard output).
     var file: String?
+    /// `stream -o FILE --max-size --keep`: when the file starts anew, and how many older ones are kept.
+    var rotation: Rotation?
     /// Frames after the N-th are not written (``FrameLimitOutput``).
     var frameLimit: Int?
     /// `--timestamps wall`: times are Unix seconds, the kernel's time plus the offset measured at open.
@@ -110,8 +112,10 @@ final class ReadingRun {
         outputSettings: OutputSettings = OutputSettings()
     ) throws {
         // `-o FILE` first, as before the loop: a FIFO's open waits for its reader, hearing a stop through StopRequests.
-        let file = try outputSettings.file.map { path throws(OutputError) in
-            path == "-" ? FileDescriptorWriter.standardOutput() : try FileDescriptorWriter.append(path)
+        let file = try outputSettings.file.map { path in
+            path == "-"
+                ? FileDescriptorWriter.standardOutput()
+                : try FileDescriptorWriter.append(path, rotation: outputSettings.rotation)
         }
         // The loop must exist before the writer thread below (see Driver.init); a stream also ends once the reader of
         // a piped stdout has gone.

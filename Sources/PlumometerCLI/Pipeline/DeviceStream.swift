@@ -49,10 +49,11 @@ final class DeviceStream: FrameSource {
         source.onGone = { [unowned self] in try self.disconnected() }
         if let recorder {
             if !recording {
+                // Recording from here on, even when its first write fails (finishRecording then says so).
+                recording = true
                 try recorder.begin([
                     RawRecorder.Device(description: source.description, node: path, initialFrame: source.initialFrame)
                 ])
-                recording = true
                 source.onInputs = { inputs in try recorder.record(inputs, device: 0) }
             }
         }
@@ -102,8 +103,18 @@ final class DeviceStream: FrameSource {
     func finishRecording() throws {
         guard let recorder, recording else { return }
         self.recorder = nil
+        // Said even when the end fails (a full disk): what the file holds, never what was read.
+        defer {
+            if recorder.failed, recorder.eventCount == 0 {
+                Diagnostics.note("the --record file was not written: its first write failed")
+            } else {
+                Diagnostics.note(
+                    "the --record file holds \(recorder.eventCount) events"
+                        + (recorder.failed ? " (it is cut short)" : "")
+                )
+            }
+        }
         try recorder.finish(at: source?.clock.now())
-        Diagnostics.note("the --record file holds \(recorder.eventCount) events")
     }
 
     private func disconnected() throws {

@@ -28,7 +28,9 @@ enum LiveKeys {
         guard let keyboard else { return nil }
         var holding = false
         var token: Int?
-        token = driver.watch(keyboard.fileDescriptor) {
+        // `unowned`: the driver holds this closure; a strong reference made a cycle that kept the driver, and the
+        // session it ran, alive past the run (AddressSanitizer's leak check, docs/testing.md).
+        token = driver.watch(keyboard.fileDescriptor) { [unowned driver] in
             let keys = keyboard.readKeys()
             for key in (keys ?? []).map(lowercased) {
                 switch key {

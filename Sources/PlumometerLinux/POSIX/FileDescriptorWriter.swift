@@ -16,6 +16,12 @@ public final class FileDescriptorWriter: @unchecked Sendable {
     /// Whether a write here never waits for a reader: a regular file, or a character device that is not a
     /// terminal (`/dev/null`). Such a descriptor is always writable, so asking `poll` first would be wasted.
     public let neverBlocks: Bool
+    /// `stream -o FILE --max-size`: the file is rotated once it has grown to the limit (``Rotation``).
+    private var rotation: Rotation?
+    /// The size of the rotated file so far.
+    private var size: Int64 = 0
+    /// What ``OpenFiles`` knows an appended file as.
+    private var identity: OpenFiles.Identity?
 
     init(fileDescriptor: Int32, name: String, ownsDescriptor: Bool) {
         self.fileDescriptor = fileDescriptor
@@ -31,6 +37,7 @@ public final class FileDescriptorWriter: @unchecked Sendable {
     }
 
     deinit {
+        if let identity { OpenFiles.forgetOutput(identity) }
         if ownsDescriptor { closeDescriptor(fileDescriptor) }
     }
 
@@ -76,19 +83,43 @@ public final class FileDescriptorWriter: @unchecked Sendable {
     /// Opens `path` for appending (created when missing, mode 0644), never through a symbolic link, and starts on
     /// a new line when the file's last byte is not a newline (``startOnNewLineIfAppending()``): for a log that runs
     /// after run. The corresponding C function is `open(2)` with `O_APPEND | O_NOFOLLOW`.
-    /// - Throws: ``OutputError`` with ``OutputError/Code/createFailed`` naming the path.
-    public static func append(_ path: String) throws(OutputError) -> FileDescriptorWriter {
+    /// - Throws: ``OutputError`` with ``OutputError/Code/createFailed`` naming the path, ``SameFileError`` for one of
+    ///   this process's inputs or outputs.
+    public static func append(_ path: String, rotation: Rotation? = nil) throws -> FileDescriptorWriter {
+        if let conflict = OpenFiles.conflict(at: path) {
+            // Appending to an input would read back what is written: refused before a byte is.
+            throw SameFileError(path: path, reason: conflict)
+        }
         let writer = try open(path, flags: O_APPEND)
+        writer.identity = OpenFiles.noteOutput(writer.fileDescriptor, name: path)
         try writer.startOnNewLineIfAppending()
+        var status = stat()
+        if let rotation, fstat(writer.fileDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+            writer.rotation = rotation
+            writer.size = Int64(status.st_size)
+            // A file already at its limit (an earlier run's) is rotated before this run's first line.
+            try writer.rotateIfFull()
+        }
         return writer
     }
 
-    private static func open(_ path: String, flags: Int32) throws(OutputError) -> FileDescriptorWriter {
+    /// Opens the FIFO or character device at `path` for writing as it is (``OutputFile``'s way for what is no
+    /// regular file): a FIFO's wait for a reader also ends on SIGHUP, the terminal that would read it having closed.
+    /// - Throws: ``OutputError``: ``OutputError/Code/interrupted`` on a stop, ``OutputError/Code/createFailed``.
+    static func openDirect(_ path: String) throws(OutputError) -> FileDescriptorWriter {
+        try open(path, flags: 0, hearingHangup: true)
+    }
+
+    private static func open(
+        _ path: String,
+        flags: Int32,
+        hearingHangup: Bool = false
+    ) throws(OutputError) -> FileDescriptorWriter {
         let all = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | flags
         var status = stat()
         if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFIFO {
             return FileDescriptorWriter(
-                fileDescriptor: try openFIFO(path, flags: all),
+                fileDescriptor: try openFIFO(path, flags: all, hearingHangup: hearingHangup),
                 name: path,
                 ownsDescriptor: true
             )
@@ -100,7 +131,7 @@ public final class FileDescriptorWriter: @unchecked Sendable {
             return FileDescriptorWriter(fileDescriptor: fd, name: path, ownsDescriptor: true)
         case .failure(let error) where error.rawValue == ENXIO:
             return FileDescriptorWriter(
-                fileDescriptor: try openFIFO(path, flags: all),
+                fileDescriptor: try openFIFO(path, flags: all, hearingHangup: hearingHangup),
                 name: path,
                 ownsDescriptor: true
             )
@@ -111,9 +142,10 @@ public final class FileDescriptorWriter: @unchecked Sendable {
 
     /// Opens the FIFO at `path` for writing, waiting for a reader as a blocking `open(2)` does, but hearing a stop
     /// signal meanwhile (``StopRequests``): the open waits on a thread of its own while this one polls for a stop.
-    /// A thread left waiting after a stop ends with the process, which is stopping.
+    /// A thread left waiting after a stop ends with the process, which is stopping. With `hearingHangup`, a SIGHUP
+    /// (the terminal closed: nobody will read) ends the wait too; it stays pending, only looked at, as a stop does.
     /// - Throws: ``OutputError``: ``OutputError/Code/interrupted`` on a stop, ``OutputError/Code/createFailed``.
-    static func openFIFO(_ path: String, flags: Int32) throws(OutputError) -> Int32 {
+    static func openFIFO(_ path: String, flags: Int32, hearingHangup: Bool = false) throws(OutputError) -> Int32 {
         if case .success(let fd) = retryingOnInterrupt({ Glibc.open(path, flags | O_NONBLOCK, 0o644) }) {
             // A reader is there already.
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
@@ -130,10 +162,13 @@ public final class FileDescriptorWriter: @unchecked Sendable {
         }
         var entries = [pollfd(fd: done, events: Int16(POLLIN), revents: 0)]
         if let stop = StopRequests.descriptor { entries.append(pollfd(fd: stop, events: Int16(POLLIN), revents: 0)) }
+        let hangup = hearingHangup ? hangupDescriptor() : nil
+        defer { if let hangup { closeDescriptor(hangup) } }
+        if let hangup { entries.append(pollfd(fd: hangup, events: Int16(POLLIN), revents: 0)) }
         while true {
             _ = retryingOnInterrupt { poll(&entries, nfds_t(entries.count), -1) }
             if entries[0].revents != 0 { break }
-            if entries.count > 1, entries[1].revents != 0 {
+            if entries.dropFirst().contains(where: { $0.revents != 0 }) {
                 // The thread still owns `done`; it is closed with the process.
                 throw .interrupted(path)
             }
@@ -145,6 +180,17 @@ public final class FileDescriptorWriter: @unchecked Sendable {
             throw OutputError(code: .createFailed, name: path, function: "open", errno: error.rawValue)
         case nil: throw OutputError(code: .createFailed, name: path, function: "open", errno: EINTR)
         }
+    }
+
+    /// A signalfd that becomes readable once SIGHUP is pending (blocked from `main` on, ``blockStopSignals()``), or
+    /// nil when none can be made. The corresponding C function is `signalfd(2)`.
+    private static func hangupDescriptor() -> Int32? {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGHUP)
+        guard case .success(let fd) = retryingOnInterrupt({ signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) })
+        else { return nil }
+        return fd
     }
 
     /// Writes a newline first when the descriptor is a regular file open for appending (`>>`, `-o` of `stream`)
@@ -190,6 +236,44 @@ public final class FileDescriptorWriter: @unchecked Sendable {
     public func write(_ text: String, knownWritable: Bool) throws(OutputError) {
         var text = text
         if let failure = text.withUTF8({ writeAll($0, knownWritable: knownWritable) }) { throw failure }
+        if rotation != nil {
+            size += Int64(text.utf8.count)
+            try rotateIfFull()
+        }
+    }
+
+    /// Renames the file `PATH` to `PATH.1` (`PATH.1` to `PATH.2`, ..., the oldest, `PATH.KEEP`, removed) once it
+    /// has reached ``Rotation/maximumSize``, and goes on in a new, empty `PATH` on the same descriptor: always
+    /// between whole texts (lines), so no line is ever split between two files. The corresponding C functions are
+    /// `rename(2)`, `unlink(2)`, `open(2)` and `dup2(2)`.
+    /// - Throws: ``OutputError`` with ``OutputError/Code/createFailed`` when the new file cannot be made.
+    private func rotateIfFull() throws(OutputError) {
+        guard let rotation, size >= rotation.maximumSize else { return }
+        if rotation.keep == 0 {
+            unlink(name)
+        } else {
+            unlink(name + ".\(rotation.keep)")
+            for index in stride(from: rotation.keep - 1, through: 1, by: -1) {
+                _ = Glibc.rename(name + ".\(index)", name + ".\(index + 1)")
+            }
+            if Glibc.rename(name, name + ".1") != 0 {
+                throw OutputError(code: .createFailed, name: name, function: "rename", errno: errno)
+            }
+        }
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND
+        let opened = retryingOnInterrupt { Glibc.open(name, flags, 0o644) }
+        guard case .success(let fd) = opened else {
+            let code = if case .failure(let error) = opened { error.rawValue } else { EIO }
+            throw OutputError(code: .createFailed, name: name, function: "open", errno: code)
+        }
+        defer { closeDescriptor(fd) }
+        guard dup2(fd, fileDescriptor) >= 0 else {
+            throw OutputError(code: .createFailed, name: name, function: "dup2", errno: errno)
+        }
+        _ = fcntl(fileDescriptor, F_SETFD, FD_CLOEXEC)
+        size = 0
+        if let identity { OpenFiles.forgetOutput(identity) }
+        identity = OpenFiles.noteOutput(fileDescriptor, name: name)
     }
 
     /// Writes all of `buffer`, or returns why not.
@@ -287,6 +371,18 @@ public final class FileDescriptorWriter: @unchecked Sendable {
 
     /// Whether the descriptor is a terminal. The corresponding C function is `isatty(3)`.
     public var isTerminal: Bool { isatty(fileDescriptor) == 1 }
+}
+
+/// When `stream -o FILE` starts a new file: at `maximumSize` bytes the file becomes `FILE.1`, and at most `keep` such
+/// older files are kept (`FILE.1` the newest), so the log never holds more than about `(keep + 1) * maximumSize`.
+public struct Rotation: Sendable, Equatable {
+    public var maximumSize: Int64
+    public var keep: Int
+
+    public init(maximumSize: Int64, keep: Int) {
+        self.maximumSize = maximumSize
+        self.keep = keep
+    }
 }
 
 /// The outcome of an `open(2)` made on another thread.

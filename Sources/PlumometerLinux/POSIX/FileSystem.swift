@@ -61,6 +61,7 @@ public enum FileSystem {
     /// - Throws: ``NotAFileError``, or ``OutputError`` naming the path: ``OutputError/Code/createFailed`` or
     ///   ``OutputError/Code/writeFailed``.
     public static func replaceAtomically(_ path: String, with text: String) throws {
+        if let conflict = OpenFiles.conflict(at: path) { throw SameFileError(path: path, reason: conflict) }
         if let kind = nonRegularKind(path) { throw NotAFileError(path: path, kind: kind) }
         let (temporary, writer) = try createTemporary(beside: path)
         do throws(OutputError) {
@@ -101,11 +102,15 @@ public enum FileSystem {
 
     /// A new file beside `path` (`PATH.tmp-PID`, or `PATH.tmp-PID-N` when that name is taken), created with
     /// `O_CREAT | O_EXCL | O_NOFOLLOW`: always a file this call made, never one found there.
-    private static func createTemporary(beside path: String) throws(OutputError) -> (String, FileDescriptorWriter) {
+    /// With `readable`, it is opened for reading too (a spool).
+    static func createTemporary(
+        beside path: String,
+        readable: Bool = false
+    ) throws(OutputError) -> (String, FileDescriptorWriter) {
         var attempt = 0
         while true {
             let name = path + ".tmp-\(getpid())" + (attempt == 0 ? "" : "-\(attempt)")
-            let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+            let flags = (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
             switch retryingOnInterrupt({ Glibc.open(name, flags, 0o644) }) {
             case .success(let fd):
                 return (name, FileDescriptorWriter(fileDescriptor: fd, name: path, ownsDescriptor: true))

@@ -81,24 +81,20 @@ public enum Files {
         }
     }
 
-    /// Writes `text` as the file `path`: a symbolic link is refused, a FIFO is written into (its reader takes the text; the wait for one, and
-    /// for it to read, hears a stop signal), anything else is replaced atomically
-    /// (``FileSystem/replaceAtomically(_:with:)``: the old file stays whole unless the new one is complete; a
-    /// device node or a directory is refused).
-    /// - Throws: ``NotAFileError``, or ``OutputError`` naming the path: ``OutputError/Code/createFailed`` when it
-    ///   cannot be created, ``OutputError/Code/writeFailed`` when the text does not fit,
-    ///   ``OutputError/Code/interrupted`` on a stop while a FIFO waits.
+    /// Writes `text` as the file `path`, by ``OutputFile``'s rule: a symbolic link is refused, a FIFO or a character
+    /// device is written into (a FIFO's wait for its reader hears a stop signal and SIGHUP), a regular file is
+    /// replaced atomically (the old file stays whole unless the new one is complete); a directory, a socket and one
+    /// of this process's inputs are refused.
+    /// - Throws: ``NotAFileError``, ``SameFileError``, or ``OutputError`` naming the path:
+    ///   ``OutputError/Code/createFailed`` when it cannot be created, ``OutputError/Code/writeFailed`` when the
+    ///   text does not fit, ``OutputError/Code/interrupted`` on a stop while a FIFO waits.
     public static func write(_ text: String, to path: String) throws {
         var status = stat()
         if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
             // Refused, as every output does: what a planted link points at is not ours to replace or write.
             throw OutputError(code: .createFailed, name: path, function: "open", errno: ELOOP)
         }
-        if FileSystem.isFIFO(path) {
-            try FileDescriptorWriter.create(path).write(text)
-        } else {
-            try FileSystem.replaceAtomically(path, with: text)
-        }
+        try OutputFile.write(text, to: path)
     }
 }
 

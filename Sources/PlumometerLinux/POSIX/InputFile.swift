@@ -28,6 +28,8 @@ public final class InputFile {
     public let isTerminal: Bool
     private let isFIFO: Bool
     private let ownsDescriptor: Bool
+    /// What ``OpenFiles`` knows it as while it is open.
+    private var identity: OpenFiles.Identity?
 
     /// Opens `path` for reading, or takes standard input for `-`.
     /// - Throws: ``OutputError`` with ``OutputError/Code/readFailed`` naming the path (missing, unreadable).
@@ -52,9 +54,12 @@ public final class InputFile {
         isRegularFile = type == S_IFREG
         isFIFO = type == S_IFIFO
         isTerminal = isatty(fileDescriptor) == 1
+        // No output of this process may be this file while it is read (stdin redirected from it included).
+        identity = OpenFiles.noteInput(fileDescriptor)
     }
 
     deinit {
+        if let identity { OpenFiles.forgetInput(identity) }
         if ownsDescriptor { closeDescriptor(fileDescriptor) }
     }
 

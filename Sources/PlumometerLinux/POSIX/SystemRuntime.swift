@@ -62,11 +62,14 @@ final class SystemFiles: FileAccess {
             throw FileRefusal("\(error.function): \(error.errnoText)")
         } catch let error as NotAFileError {
             throw FileRefusal("it is \(error.kind), and plumometer replaces only regular files")
+        } catch let error as SameFileError {
+            throw FileRefusal("\(error.reason); choose another file")
         }
     }
 
     func openInput(_ path: String) throws -> any ByteInput { ArrivingBytes(try InputFile(path: path)) }
-    func createOutput(_ path: String) throws -> any TextSink { try FileDescriptorWriter.create(path) }
+    func createOutput(_ path: String, whole: Bool) throws -> any FileOutput { OutputFile(path, whole: whole) }
+    func createSpool(beside path: String) throws -> any Spool { try SpoolFile(beside: path) }
 }
 
 /// An ``InputFile`` as the session's ``ByteInput``.
@@ -88,3 +91,9 @@ final class ArrivingBytes: ByteInput {
         }
     }
 }
+
+/// ``OutputFile`` is the sessions' ``FileOutput``.
+extension OutputFile: FileOutput {}
+
+/// ``SpoolFile`` is the sessions' ``Spool``.
+extension SpoolFile: Spool {}

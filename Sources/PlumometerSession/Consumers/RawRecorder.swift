@@ -21,9 +21,10 @@ public enum RecordingFileFormat: String, CaseIterable, Sendable {
 /// resynchronisation, as `evemu-record` and `libinput record` keep it), times relative to the first event of any
 /// device.
 ///
-/// One device is written as it comes. Several devices (libinput format only) are kept until the end, because
+/// One device is written as it comes. Several devices (libinput format only) are assembled at the end, because
 /// `libinput record`'s file lists each device's events after its description, as `libinput record --multiple`
-/// does; that is why several devices need a file, not a pipe.
+/// does: until then each device's events wait in a spool of its own on the disk (``Spool``), not in memory, and
+/// the file is written whole from them; that is why several devices need a file, not a pipe.
 public final class RawRecorder {
     /// One device recorded: what it said about itself, where it was read, what rested on it at open.
     public struct Device {
@@ -46,15 +47,33 @@ public final class RawRecorder {
     /// libinput: each device's events since its last `SYN_REPORT`.
     private var pending: [[RawEvent]] = []
     /// Several devices: each device's `events` entries, written at the end.
-    private var buffered: [String] = []
+    private var spools: [any Spool] = []
+    private let makeSpool: () throws -> any Spool
     private var framesWritten: [Bool] = []
     private var finished = false
-    /// Events recorded so far (the state at open not counted).
+    /// Events recorded so far (the state at open not counted): written out, or held in a device's spool.
     public private(set) var eventCount = 0
+    /// Whether a write failed (a full disk): nothing more is written, and ``eventCount`` is what got out before.
+    public private(set) var failed = false
 
-    public init(sink: any TextSink, format: RecordingFileFormat) {
+    /// A recorder writing to `sink`; `spool` makes each device's spool when there are several (by default the
+    /// runtime's, beside `sink`'s file).
+    public init(sink: any TextSink, format: RecordingFileFormat, spool: (() throws -> any Spool)? = nil) {
         self.sink = sink
         self.format = format
+        let path = (sink as? any FileOutput)?.path ?? "recording"
+        makeSpool = spool ?? { try Runtime.current.files.createSpool(beside: path) }
+    }
+
+    /// Runs `body`, a write; after a failure the recorder writes nothing more.
+    private func writing(_ body: () throws -> Void) throws {
+        guard !failed else { return }
+        do {
+            try body()
+        } catch {
+            failed = true
+            throw error
+        }
     }
 
     private var streaming: Bool { devices.count == 1 }
@@ -64,32 +83,34 @@ public final class RawRecorder {
         precondition(format == .libinput || devices.count == 1, "evemu holds one device")
         self.devices = devices
         pending = Array(repeating: [], count: devices.count)
-        buffered = Array(repeating: "", count: devices.count)
+        spools = devices.count > 1 ? try devices.map { _ in try makeSpool() } : []
         framesWritten = Array(repeating: false, count: devices.count)
         guard streaming, let device = devices.first else { return }
-        switch format {
-        case .evemu: try sink.write(EvemuWriter.description(of: device.description))
-        case .libinput:
-            try sink.write(
-                LibinputRecordWriter.header(deviceCount: 1)
-                    + LibinputRecordWriter.device(device.description, node: device.node)
-            )
+        try writing {
+            switch format {
+            case .evemu: try sink.write(EvemuWriter.description(of: device.description))
+            case .libinput:
+                try sink.write(
+                    LibinputRecordWriter.header(deviceCount: 1)
+                        + LibinputRecordWriter.device(device.description, node: device.node)
+                )
+            }
         }
     }
 
     /// Records what device `index` read.
     public func record(_ inputs: [DeviceInput], device index: Int) throws {
-        guard !finished else { return }
+        guard !finished, !failed else { return }
         let events = inputs.compactMap(\.recordedEvent)
         guard let first = events.first else { return }
         if start == nil { try startAt(first.time) }
-        eventCount += events.count
         try add(events, device: index)
+        eventCount += events.count
     }
 
     /// Ends the recording: what is still pending, and (several devices) the whole file.
     public func finish(at time: EventTime? = nil) throws {
-        guard !finished else { return }
+        guard !finished, !failed else { return }
         if start == nil, let time = time ?? devices.compactMap({ $0.initialFrame?.time }).min() {
             try startAt(time)
         }
@@ -104,12 +125,17 @@ public final class RawRecorder {
                 try emit(text: LibinputRecordWriter.noEvents, device: index)
             }
         }
-        guard !streaming else { return }
-        var text = LibinputRecordWriter.header(deviceCount: devices.count)
-        for (index, device) in devices.enumerated() {
-            text += LibinputRecordWriter.device(device.description, node: device.node) + buffered[index]
+        try writing {
+            if !streaming {
+                try sink.write(LibinputRecordWriter.header(deviceCount: devices.count))
+                for (index, device) in devices.enumerated() {
+                    try sink.write(LibinputRecordWriter.device(device.description, node: device.node))
+                    try spools[index].readBack { try sink.write($0) }
+                }
+            }
+            // A file is flushed; several devices' is renamed into place only now.
+            try (sink as? any FileOutput)?.finish()
         }
-        try sink.write(text)
     }
 
     /// Sets the recording's zero at the first event, and writes each device's state at open there.
@@ -131,7 +157,7 @@ public final class RawRecorder {
                 text += EvemuWriter.eventLine(event, since: start)
                 text += "\n"
             }
-            try sink.write(text)
+            try writing { try sink.write(text) }
         case .libinput:
             var text = ""
             for event in events {
@@ -151,10 +177,12 @@ public final class RawRecorder {
 
     private func emit(text: String, device index: Int) throws {
         framesWritten[index] = true
-        if streaming {
-            try sink.write(text)
-        } else {
-            buffered[index] += text
+        try writing {
+            if streaming {
+                try sink.write(text)
+            } else {
+                try spools[index].write(text)
+            }
         }
     }
 

@@ -157,8 +157,13 @@ public enum ProfileStore {
     }
 
     /// Saves `calibration` to `path` (creating plumometer's own directory), atomically, with the date it was made
-    /// (ISO 8601, UTC; now, from the system clock, unless given).
+    /// (ISO 8601, UTC; now, from the system clock, unless given); `-` writes it on standard output.
     public static func save(_ calibration: Calibration, to path: String, made: String? = nil) throws {
+        if path == "-" {
+            let made = made ?? UTCTime.iso8601(microseconds: MonotonicClock.realtime().microseconds, fractionDigits: 0)
+            try StandardOutput.write(try calibration.jsonText(made: made))
+            return
+        }
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         do {
             // Only plumometer's own directory is created; a path the user names must lead somewhere that exists.

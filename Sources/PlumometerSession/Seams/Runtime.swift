@@ -117,8 +117,37 @@ public protocol FileAccess: AnyObject {
     func replaceAtomically(_ path: String, with text: String) throws
     /// Opens `path` (`-`: standard input) to be read as it arrives, without blocking.
     func openInput(_ path: String) throws -> any ByteInput
-    /// Creates the file at `path` for output, refusing one that exists.
-    func createOutput(_ path: String) throws -> any TextSink
+    /// The file at `path` as an output, created or replaced only by its first write: once the input has opened and
+    /// the first record is ready (the bridge's `OutputFile`: atomically, never over an input of the command). With
+    /// `whole`, nothing replaces the old file before ``FileOutput/finish()``: every write goes to a temporary file
+    /// renamed over it there.
+    func createOutput(_ path: String, whole: Bool) throws -> any FileOutput
+    /// A scratch file beside `path` that no one else sees (removed from the directory at once, gone with the
+    /// process), for text written now and read back once at the end.
+    func createSpool(beside path: String) throws -> any Spool
+}
+
+extension FileAccess {
+    /// The file at `path` as an output written record by record (``createOutput(_:whole:)``, not whole).
+    public func createOutput(_ path: String) throws -> any FileOutput { try createOutput(path, whole: false) }
+}
+
+/// Text kept on the disk, not in memory, until it is read back in order.
+public protocol Spool: AnyObject {
+    /// Appends `text`.
+    func write(_ text: String) throws
+    /// Hands what was written back, in pieces of whole lines, in order.
+    func readBack(_ body: (String) throws -> Void) throws
+}
+
+/// A file written record by record (`record -o`, `stream --record`): nothing is there until the first write.
+public protocol FileOutput: TextSink {
+    /// The path it is written to.
+    var path: String { get }
+    /// Whether the first write has made the file.
+    var isOpen: Bool { get }
+    /// Flushes it to the disk once every record is written.
+    func finish() throws
 }
 
 /// Why a small file was not read: it is too large, or no regular file; ``description`` says which and what to do.
@@ -205,5 +234,6 @@ private final class NoFiles: FileAccess {
     func createDirectories(_ path: String) throws { throw refuse(path) }
     func replaceAtomically(_ path: String, with text: String) throws { throw refuse(path) }
     func openInput(_ path: String) throws -> any ByteInput { throw refuse(path) }
-    func createOutput(_ path: String) throws -> any TextSink { throw refuse(path) }
+    func createOutput(_ path: String, whole: Bool) throws -> any FileOutput { throw refuse(path) }
+    func createSpool(beside path: String) throws -> any Spool { throw refuse(path) }
 }
