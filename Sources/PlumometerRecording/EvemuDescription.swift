@@ -229,6 +229,10 @@ struct EvemuDescriptionReader {
             guard start < fieldsRange.upperBound else {
                 throw fail(line.number, "expected a device name after 'N:'")
             }
+            // The scalar limit of every recording reader (the kernel's names are at most 255 bytes).
+            guard fieldsRange.upperBound - start <= RecordingLimits.maximumScalarLength else {
+                throw fail(line.number, FlowParser.scalarMessage)
+            }
             name = bytes.text(start..<fieldsRange.upperBound)
             stage = .name
 
