@@ -55,9 +55,9 @@ public enum CalibrationError: Error, CustomStringConvertible, Sendable, Hashable
                 + "pressure comes from this device (the JSON `pressure` field) and each mass is in grams."
         case .implausibleOffset(let grams, let pressure, let intercept):
             return "The calibration line reads \(Self.mass(grams)) at pressure \(pressure), an end of the device's "
-                + "pressure range (its intercept is \(Self.mass(intercept))): a weight on it could never read as "
-                + "a weight, since a touch device's readings lie between about -\(Self.mass(Calibration.maximumFullScaleGrams)) "
-                + "and its full scale, which must be above zero."
+                + "pressure range (its intercept is \(Self.mass(intercept))); a touch device's readings lie between "
+                + "about -\(Self.mass(Calibration.maximumFullScaleGrams)) and a full scale above zero, so this line "
+                + "is no calibration of it."
         case .poorFit(let rSquared, let minimum, let worstPoint):
             return "The calibration points do not lie on a straight line (R² \(DecimalText.fixed(rSquared, digits: 3))"
                 + ", below \(DecimalText.fixed(minimum, digits: 3))); point \(worstPoint) is furthest off. "

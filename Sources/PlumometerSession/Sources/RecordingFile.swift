@@ -14,7 +14,8 @@ public enum RecordingFile {
         description: String? = nil,
         in session: Session
     ) throws -> [StreamedDevice] {
-        let source = DeviceListSource(try input(path, selector: selector, description: description), loop: session.loop)
+        let input = try input(path, selector: selector, description: description, devicesOnly: true)
+        let source = DeviceListSource(input, loop: session.loop)
         try session.run(source)
         return source.devices
     }
@@ -23,7 +24,14 @@ public enum RecordingFile {
     /// bare evemu events with their description given by `description` or found beside a regular file. Nothing
     /// but the head of a regular file is read here (to tell bare events), and opening never blocks (a FIFO with no
     /// writer yet included).
-    public static func input(_ path: String, selector: String?, description: String? = nil) throws -> RecordingInput {
+    /// With `devicesOnly`, only ``RecordingInput/pullDevice()`` is wanted (`describe`): events are skipped unparsed
+    /// where the format allows, and the choice needs no reading ahead.
+    public static func input(
+        _ path: String,
+        selector: String?,
+        description: String? = nil,
+        devicesOnly: Bool = false
+    ) throws -> RecordingInput {
         let file = try Runtime.current.files.openInput(path)
         var descriptionPath = description
         if descriptionPath == nil, path != "-", let head = file.peek(1 << 16), isBareEvents(head) {
@@ -33,6 +41,7 @@ public enum RecordingFile {
             // A regular file is read ahead for its devices (another descriptor, nothing kept), so a device choice
             // that cannot be made is refused before anything is played; a pipe or a FIFO is read once, and such a
             // choice is refused where the recording shows it, after what came before.
+            if devicesOnly { return RecordingInput(file, selector: selector, devicesOnly: true) }
             let scout = path != "-" && file.peek(0) != nil ? try Runtime.current.files.openInput(path) : nil
             return RecordingInput(file, selector: selector, scout: scout)
         }

@@ -87,23 +87,26 @@ public final class RecordingInput {
     ///   - scout: the same file opened again, read first for its devices alone (a regular file): then a device
     ///     choice that cannot be made (``RecordingDeviceChoice``) is refused before any event is given.
     ///   - warns: whether the stream's warnings are printed on stderr.
+    ///   - devicesOnly: whether only ``pullDevice()`` is wanted: a `libinput record` file's events are then skipped
+    ///     unparsed (``RecordingStream/init(fileName:maximumLineLength:skippingEvents:)``).
     public init(
         _ file: any ByteInput,
         selector: String?,
         description: DeviceDescription? = nil,
         scout: (any ByteInput)? = nil,
-        warns: Bool = true
+        warns: Bool = true,
+        devicesOnly: Bool = false
     ) {
         self.file = file
         self.selector = selector
         self.warns = warns
         if let scout, description == nil {
-            self.scout = RecordingInput(scout, selector: selector, warns: false)
+            self.scout = RecordingInput(scout, selector: selector, warns: false, devicesOnly: true)
         }
         if let description {
             stream = RecordingStream(eventsFileName: file.name, description: description)
         } else {
-            stream = RecordingStream(fileName: file.name)
+            stream = RecordingStream(fileName: file.name, skippingEvents: devicesOnly)
         }
     }
 
