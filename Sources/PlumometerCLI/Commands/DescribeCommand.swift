@@ -24,7 +24,8 @@ extension DescribeCommand: Command {
         positionals: [
             PositionalSpec(
                 name: "FILE",
-                help: "a recording (evemu, evemu .desc, or libinput record YAML) to describe instead of a device.",
+                help:
+                    "a recording (evemu, evemu .desc, or libinput record YAML; - for standard input) to describe instead of a device.",
                 required: false,
                 completion: .file
             )
