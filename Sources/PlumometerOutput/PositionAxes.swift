@@ -27,13 +27,16 @@ public struct PositionAxes: Sendable, Equatable {
         self.y = y
     }
 
-    /// `value` of the horizontal axis in millimetres from its minimum, nil without a resolution.
+    /// `value` of the horizontal axis in millimetres from its minimum, nil without a resolution or a range.
     public func millimetresX(_ value: Int32?) -> Double? { Self.millimetres(value, x) }
-    /// `value` of the vertical axis in millimetres from its minimum, nil without a resolution.
+    /// `value` of the vertical axis in millimetres from its minimum, nil without a resolution or a range.
     public func millimetresY(_ value: Int32?) -> Double? { Self.millimetres(value, y) }
 
+    /// Nil also for an inverted or empty range (maximum not above minimum): the kernel refuses one from uinput
+    /// (`uinput_validate_absinfo`), and only a damaged recording declares it; its millimetres would be negative
+    /// (`"x_mm":-90.78`), a width that means nothing.
     private static func millimetres(_ value: Int32?, _ axis: AxisInfo) -> Double? {
-        guard let value, axis.resolution > 0 else { return nil }
+        guard let value, axis.resolution > 0, axis.maximum > axis.minimum else { return nil }
         return (Double(value) - Double(axis.minimum)) / Double(axis.resolution)
     }
 

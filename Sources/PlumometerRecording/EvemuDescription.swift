@@ -227,6 +227,10 @@ struct EvemuDescriptionReader {
             var start = fieldsRange.lowerBound
             while start < fieldsRange.upperBound, ASCII.isSpace(bytes[start]) { start += 1 }
             // `N: ` alone is a device without a name: the kernel allows one, and evemu-record writes it so.
+            // The scalar limit of every recording reader (the kernel's names are at most 255 bytes).
+            guard fieldsRange.upperBound - start <= RecordingLimits.maximumScalarLength else {
+                throw fail(line.number, FlowParser.scalarMessage)
+            }
             name = bytes.text(start..<fieldsRange.upperBound)
             stage = .name
 

@@ -10,7 +10,8 @@ import PlumometerCore
 /// ``YAMLParser`` when the next item begins: it yields its events then. The block ends at the first line that
 /// is neither an item of the list nor deeper than it (the device's next key, or the next device).
 struct LibinputEventsParser: Sendable {
-    /// The largest non-`evdev` entry (a `- libinput:` or `- hid:` item) kept while it is read.
+    /// The largest entry: a non-`evdev` one (a `- libinput:` or `- hid:` item) kept while it is read, or a `- evdev:`
+    /// item read line by line.
     static let maximumEntryLength = 1 << 20
     /// The levels of nesting around an item's keys: the document, `devices`, the device, `events`, the item.
     static let itemDepth = 5
@@ -20,15 +21,25 @@ struct LibinputEventsParser: Sendable {
     let validator: EventValidator
     private var itemIndent: Int?
     private var item = Item.none
+    /// The lines of an item gathered (``Item/whole``, ``Item/evdevRest``). Kept here, not in ``Item``: a buffer in
+    /// an enum's payload is copied by every change (the enum still holds it), which made an entry's reading
+    /// quadratic in its size (1 MB: 9 s).
+    private var lines = LineScanner(bytes: [])
+    /// The entry of an `evdev` list spread over several lines, until its brackets close (kept here for the same
+    /// reason).
+    private var pending: PendingFrame?
+    /// The bytes of the current `- evdev:` item read line by line, for the entry limit (at 16 bytes or more an
+    /// event, it also keeps the item under ``RecordingLimits/maximumListLength`` events).
+    private var evdevBytes = 0
 
     private enum Item: Sendable {
         case none
         /// A `- evdev:` item; `key` is the line of `evdev:`, `keyIndent` its column.
-        case evdev(key: Int, keyIndent: Int, listIndent: Int?, pending: PendingFrame?)
-        /// The keys after a `- evdev:` item's list (`libinput:` with `--with-libinput`), gathered to be checked.
-        case evdevRest(key: Int, keyIndent: Int, lines: LineScanner)
-        /// Any other item, gathered whole.
-        case whole(LineScanner)
+        case evdev(key: Int, keyIndent: Int, listIndent: Int?)
+        /// The keys after a `- evdev:` item's list (`libinput:` with `--with-libinput`), gathered in ``lines``.
+        case evdevRest(key: Int, keyIndent: Int)
+        /// Any other item, gathered whole in ``lines``.
+        case whole
     }
 
     private struct PendingFrame: Sendable {
@@ -47,8 +58,8 @@ struct LibinputEventsParser: Sendable {
     /// The bytes held for an entry not read yet.
     var bufferedByteCount: Int {
         switch item {
-        case .whole(let lines), .evdevRest(_, _, let lines): lines.bufferedByteCount
-        case .evdev(_, _, _, let pending?): pending.text.count
+        case .whole, .evdevRest: lines.bufferedByteCount
+        case .evdev: pending?.text.count ?? 0
         default: 0
         }
     }
@@ -64,12 +75,9 @@ struct LibinputEventsParser: Sendable {
         events: inout [(RawEvent, Int)]
     ) throws(RecordingError) -> Bool {
         guard let line = try YAMLParser.significantLine(raw, in: bytes, fileName: interpreter.fileName) else {
-            if case .whole(var lines) = item {
-                try append(raw, in: bytes, to: &lines)
-                item = .whole(lines)
-            } else if case .evdevRest(let key, let keyIndent, var lines) = item {
-                try append(raw, in: bytes, to: &lines)
-                item = .evdevRest(key: key, keyIndent: keyIndent, lines: lines)
+            switch item {
+            case .whole, .evdevRest: try append(raw, in: bytes)
+            case .evdev, .none: break
             }
             return true
         }
@@ -95,34 +103,38 @@ struct LibinputEventsParser: Sendable {
                 item = .evdev(
                     key: line.number,
                     keyIndent: line.indent + start - line.content.lowerBound,
-                    listIndent: nil,
-                    pending: nil
+                    listIndent: nil
                 )
+                pending = nil
+                evdevBytes = 0
             } else {
-                var lines = LineScanner(bytes: [])
-                try append(raw, in: bytes, to: &lines)
-                item = .whole(lines)
+                lines = LineScanner(bytes: [])
+                try append(raw, in: bytes)
+                item = .whole
             }
             return true
         }
         switch item {
         case .none:
             preconditionFailure("a line deeper than the list before its first item")
-        case .whole(var lines):
-            try append(raw, in: bytes, to: &lines)
-            item = .whole(lines)
-        case .evdevRest(let key, let keyIndent, var lines):
-            try append(raw, in: bytes, to: &lines)
-            item = .evdevRest(key: key, keyIndent: keyIndent, lines: lines)
-        case .evdev(let key, let keyIndent, let listIndent, _) where line.indent == keyIndent && !isItem:
+        case .whole, .evdevRest:
+            try append(raw, in: bytes)
+        case .evdev(let key, let keyIndent, let listIndent) where line.indent == keyIndent && !isItem:
             if listIndent == nil {
                 throw interpreter.fail(key, "'evdev' must be a list of [sec, usec, type, code, value], found nothing")
             }
-            var lines = LineScanner(bytes: [])
-            try append(raw, in: bytes, to: &lines)
-            item = .evdevRest(key: key, keyIndent: keyIndent, lines: lines)
-        case .evdev(let key, let keyIndent, let listIndent, var pending):
+            lines = LineScanner(bytes: [])
+            try append(raw, in: bytes)
+            item = .evdevRest(key: key, keyIndent: keyIndent)
+        case .evdev(let key, let keyIndent, let listIndent):
+            // The entry's limit, as for an item gathered whole (a real frame holds a few hundred bytes; the limit is
+            // far above what the kernel's event buffer lets one frame hold).
+            evdevBytes += raw.range.count + 1
+            if evdevBytes > Self.maximumEntryLength {
+                throw interpreter.fail(key, "an entry of 'events' longer than 1 MiB")
+            }
             if var frame = pending {
+                pending = nil  // `frame` alone holds the text while it grows
                 let content = bytes[line.content]
                 if line.indent <= frame.indent, content.first != UInt8(ascii: "]"), content.first != UInt8(ascii: "}") {
                     throw interpreter.fail(frame.line, "unclosed '[' before line \(line.number)")
@@ -130,9 +142,6 @@ struct LibinputEventsParser: Sendable {
                 frame.text.append(UInt8(ascii: " "))
                 frame.text.append(contentsOf: content)
                 frame.brackets.scan(content)
-                if frame.text.count > Self.maximumEntryLength {
-                    throw interpreter.fail(frame.line, "an event entry longer than 1 MiB: its brackets never close")
-                }
                 pending = frame
             } else {
                 guard isItem else {
@@ -164,10 +173,10 @@ struct LibinputEventsParser: Sendable {
                 pending = PendingFrame(text: Array(content), line: line.number, indent: line.indent, brackets: brackets)
             }
             if let frame = pending, frame.brackets.depth <= 0 {
-                events.append((try event(frame), frame.line))
                 pending = nil
+                events.append((try event(frame), frame.line))
             }
-            item = .evdev(key: key, keyIndent: keyIndent, listIndent: listIndent ?? line.indent, pending: pending)
+            item = .evdev(key: key, keyIndent: keyIndent, listIndent: listIndent ?? line.indent)
         }
         return true
     }
@@ -183,14 +192,14 @@ struct LibinputEventsParser: Sendable {
         switch current {
         case .none:
             break
-        case .evdev(let key, _, let listIndent, let pending):
+        case .evdev(let key, _, let listIndent):
             if let pending {
                 throw interpreter.fail(pending.line, "unclosed '[': the list ends inside it")
             }
             if listIndent == nil {
                 throw interpreter.fail(key, "'evdev' must be a list of [sec, usec, type, code, value], found nothing")
             }
-        case .evdevRest(let key, let keyIndent, let lines):
+        case .evdevRest(let key, let keyIndent):
             var parser = YAMLParser(scanner: lines, fileName: interpreter.fileName, depth: Self.itemDepth)
             let rest = try parser.parseMapping(indent: keyIndent, inlineFirst: nil)
             if let extra = try parser.peek() {
@@ -202,12 +211,14 @@ struct LibinputEventsParser: Sendable {
             if let duplicate = rest["evdev"] {
                 throw interpreter.fail(duplicate.line, "duplicate key 'evdev' (first on line \(key))")
             }
-        case .whole(let lines):
+        case .whole:
             try readWhole(lines, events: &events)
         }
+        lines = LineScanner(bytes: [])
+        pending = nil
     }
 
-    private func append(_ raw: TextLine, in bytes: [UInt8], to lines: inout LineScanner) throws(RecordingError) {
+    private mutating func append(_ raw: TextLine, in bytes: [UInt8]) throws(RecordingError) {
         lines.appendLine(bytes[raw.range], number: raw.number)
         if lines.bufferedByteCount > Self.maximumEntryLength {
             throw interpreter.fail(raw.number, "an entry of 'events' longer than 1 MiB")

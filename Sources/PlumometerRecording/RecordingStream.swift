@@ -71,6 +71,9 @@ public struct RecordingStream: Sendable {
     public private(set) var warnings: [RecordingWarning] = []
     /// The format, once the first significant line has arrived.
     public private(set) var format: RecordingFormat?
+    /// Whether a `libinput record` file's events are skipped by their indentation, unparsed, and its devices given
+    /// at the end (``init(fileName:maximumLineLength:skippingEvents:)``).
+    private var skippingEvents = false
 
     private enum Phase: Sendable {
         case sniffing(bareEvents: DeviceDescription?)
@@ -85,10 +88,14 @@ public struct RecordingStream: Sendable {
     /// - Parameters:
     ///   - fileName: The name used in errors (`-` or a path).
     ///   - maximumLineLength: The longest line accepted, in bytes.
-    public init(fileName: String, maximumLineLength: Int = 1 << 20) {
+    ///   - skippingEvents: For the devices alone (`describe`, a device choice settled before a replay): a
+    ///     `libinput record` file's events are skipped by their indentation, without being parsed (several times
+    ///     faster), and its devices are given at its end. An evemu file is read as without it.
+    public init(fileName: String, maximumLineLength: Int = 1 << 20, skippingEvents: Bool = false) {
         self.fileName = fileName
         self.scanner = LineScanner(streamingWithLimit: maximumLineLength, fileName: fileName)
         self.phase = .sniffing(bareEvents: nil)
+        self.skippingEvents = skippingEvents
     }
 
     /// A stream for a bare evemu events file (`E:` lines only) of a device described separately (a `.desc`).
@@ -187,7 +194,8 @@ public struct RecordingStream: Sendable {
             format = detected
             switch detected {
             case .evemu: phase = .evemuDescription(EvemuDescriptionReader(fileName: fileName))
-            case .libinputRecord: phase = .libinput(LibinputRecordOutline(fileName: fileName, mode: .stream))
+            case .libinputRecord:
+                phase = .libinput(LibinputRecordOutline(fileName: fileName, mode: skippingEvents ? .outline : .stream))
             }
             return true
         case .evemuDescription(var reader):

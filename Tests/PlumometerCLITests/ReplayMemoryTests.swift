@@ -2,7 +2,7 @@ import Foundation
 import PlumometerTestSupport
 import Testing
 
-/// `weigh`, `calibrate` and `probe` with `--replay` read their recording as it arrives, a chunk at a time, as
+/// `describe`, and `weigh`, `calibrate` and `probe` with `--replay`, read their recording as it arrives, a chunk at a time, as
 /// `replay` and `plot` do: on a 200 MB recording they stay under 64 MB (they read it whole before, and peaked at
 /// 270 MB). Driven by Tests/Scripts/replay_input.py (`peak`: wait4's maximum resident set).
 @Suite(.serialized, .tags(.slow)) struct ReplayMemoryTests {
@@ -25,6 +25,8 @@ import Testing
     static let commands: [[String]] = [
         ["weigh", "--replay"],
         ["probe", "--static", "--replay"],
+        // describe read its FILE whole (142 MB for a 100 MB recording) before it read as every reader does.
+        ["describe"],
         ["calibrate", "--point", "0:0", "--point", "100:100", "--point", "200:200", "--replay"],
     ]
 

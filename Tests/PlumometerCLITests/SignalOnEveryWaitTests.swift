@@ -4,8 +4,10 @@ import Testing
 
 /// SIGINT and SIGTERM end every command wherever it waits, outside the poll loop too: opening a FIFO nobody reads
 /// (`stream -o`, `plot -o`, `demo --save`, and `record -o` after its device opened), writing to a reader that stalled (`plot -o -`), reading a
-/// recording that has not arrived (`probe`, `weigh`, `calibrate --replay`); status 0, as for any stop, and the FIFO
-/// is left a FIFO. Driven by Tests/Scripts/stop_anywhere.py.
+/// recording that has not arrived (`replay`, `describe`, `plot`, `probe`, `weigh`, `calibrate --replay`); SIGHUP (the
+/// terminal closed) ends every wait for a recording too. Status 0, as for any stop, but where the command's help says
+/// a stop before its answer fails (`weigh`, `calibrate`, `plot`: 1), and the FIFO is left a FIFO. Driven by
+/// Tests/Scripts/stop_anywhere.py.
 @Suite(.serialized)
 struct SignalOnEveryWaitTests {
     static let recording = CLI.fixture("grams-pad.calibration.evemu")
@@ -35,6 +37,7 @@ struct SignalOnEveryWaitTests {
     static func expectStopped(
         _ result: [String: Any],
         _ what: String,
+        status: Int = 0,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(
@@ -42,7 +45,7 @@ struct SignalOnEveryWaitTests {
             "\(what) did not wait: \(result)",
             sourceLocation: sourceLocation
         )
-        #expect(result["status"] as? Int == 0, "\(what): \(result)", sourceLocation: sourceLocation)
+        #expect(result["status"] as? Int == status, "\(what): \(result)", sourceLocation: sourceLocation)
         let seconds = result["seconds"] as? Double
         // 100 ms when the machine is idle; the bound leaves room for a loaded test machine.
         #expect(
@@ -65,27 +68,34 @@ struct SignalOnEveryWaitTests {
         #expect(result["fifo"] as? String == "fifo", "the FIFO was replaced: \(result)")
     }
 
-    static let fifoInputs: [[String]] = [
-        ["probe", "--replay", "{fifo}"],
-        ["weigh", "--replay", "{fifo}"],
-        ["calibrate", "--replay", "{fifo}", "--point", "0:0", "--point", "100:100"],
+    /// Each reader of a recording, and its status when stopped before the recording described its device.
+    static let fifoInputs: [([String], Int)] = [
+        (["replay", "{fifo}"], 0),
+        (["describe", "{fifo}"], 0),
+        (["plot", "{fifo}", "-o", "{dir}/plot.svg"], 1),
+        (["probe", "--replay", "{fifo}"], 0),
+        // Their help: a stop before a stable reading (a fit) exits 1, and so does one before any data.
+        (["weigh", "--replay", "{fifo}"], 1),
+        (["calibrate", "--replay", "{fifo}", "--point", "0:0", "--point", "100:100"], 1),
     ]
 
-    @Test(.tags(.foundByFaultInjection), arguments: fifoInputs, ["INT", "TERM"])
-    func aStopSignalEndsAReplayWaitingForAWriter(arguments: [String], signal: String) throws {
-        let result = try Self.stop(arguments, signal: signal)
-        Self.expectStopped(result, arguments.joined(separator: " "))
+    @Test(.tags(.foundByFaultInjection), arguments: fifoInputs, ["INT", "TERM", "HUP"])
+    func aStopSignalEndsAReplayWaitingForAWriter(input: ([String], Int), signal: String) throws {
+        let result = try Self.stop(input.0, signal: signal)
+        Self.expectStopped(result, input.0.joined(separator: " ") + " (SIG\(signal))", status: input.1)
+        #expect((result["stderr"] as? String)?.contains("plumometer: ") == true, "\(result)")
     }
 
     /// `-` with the description arrived and the events not yet: the wait is in the middle of the recording.
-    @Test(.tags(.foundByFaultInjection), arguments: ["probe", "weigh"])
-    func aStopSignalEndsAReplayWaitingForEvents(command: String) throws {
+    @Test(.tags(.foundByFaultInjection), arguments: [("probe", 0), ("weigh", 1)], ["INT", "HUP"])
+    func aStopSignalEndsAReplayWaitingForEvents(command: (String, Int), signal: String) throws {
+        let (command, status) = command
         let head = try String(contentsOfFile: Self.recording, encoding: .utf8)
         let description = String(head[..<(head.range(of: "\nE:")?.lowerBound ?? head.endIndex)]) + "\n"
         let file = try CLI.temporaryDirectory().appendingPathComponent("head.evemu")
         try Data(description.utf8).write(to: file)
-        let result = try Self.stop([command, "--replay", "-"], signal: "INT", stdin: file.path)
-        Self.expectStopped(result, "\(command) --replay -")
+        let result = try Self.stop([command, "--replay", "-"], signal: signal, stdin: file.path)
+        Self.expectStopped(result, "\(command) --replay - (SIG\(signal))", status: status)
     }
 
     /// An SVG larger than the pipe's buffer, to a reader that never reads.

@@ -6,8 +6,8 @@ JSON object on stdout.
 
 Every `{fifo}` in ARGUMENTS becomes the path of a FIFO made for the run, which nothing opens; `{dir}` a fresh
 directory. STDOUT is `read` (a pipe read to its end) or `stalled` (a pipe of one page nobody reads). With --stdin, FILE's bytes
-are on standard input (a pipe that stays open), else it is /dev/null. After 0.5 s the command gets SIGNAL (INT or
-TERM); the report holds its exit status, how long it took to exit after the signal ("hung" after 5 s, then
+are on standard input (a pipe that stays open), else it is /dev/null. After 0.5 s the command gets SIGNAL (INT, TERM
+or HUP); the report holds its exit status, how long it took to exit after the signal ("hung" after 5 s, then
 killed), its stderr, and what each `{fifo}` path is afterwards (`fifo` when it is still one).
 
 The command is started as a shell starts it: no signal blocked or ignored (the test runner blocks most, and
@@ -27,7 +27,7 @@ import time
 
 def clean_signals():
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
         signal.signal(number, signal.SIG_DFL)
 
 

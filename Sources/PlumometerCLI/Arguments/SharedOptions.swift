@@ -26,6 +26,10 @@ extension Option where Value == String {
         }
     }
 
+    /// With `--replay`, what `-d` means (weigh, probe, calibrate): ``RecordingDeviceChoice``.
+    static let replayDeviceHelp =
+        "With --replay, which device of the recording (index, node or a part of its name only it has)."
+
     /// `--replay FILE`: a recording read instead of a device (weigh, probe, calibrate).
     static func replayFile(help: String) -> Option<String> {
         Option("replay", value: "FILE", completion: .file, help: help)

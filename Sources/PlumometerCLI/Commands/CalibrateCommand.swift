@@ -7,7 +7,7 @@ extension CalibrateCommand: Command {
     /// `calibrate`'s options.
     enum Options {
         static let device = Option.inputDevice(
-            help: "The device to calibrate (identity and range; interactive readings)."
+            help: "The device to calibrate (identity and range; interactive readings). " + Option.replayDeviceHelp
         )
         static let replay = Option.replayFile(
             help: "Take the device identity and range from a recording instead."
@@ -146,9 +146,6 @@ enum CalibrateCommand {
         let minimumRSquared =
             try arguments.value(of: Options.minR2)
             ?? CalibrationGrade.acceptableRSquared
-        if arguments.has(Options.device) && arguments.has(Options.replay) {
-            throw arguments.usageError("Give either --device or --replay, not both.")
-        }
         let wantsSave = arguments.flag(Options.save)
         if wantsSave && arguments.flag(Options.noSave) {
             throw arguments.usageError("Give either --save or --no-save, not both.")
@@ -216,9 +213,10 @@ enum CalibrateCommand {
         defer { source.close() }
         try source.run(in: session)
         guard let checked else {
-            // Stopped while the recording had not yet described its device.
-            Diagnostics.note("stopped")
-            return
+            // Stopped while the recording had not yet described its device: no fit, a failure like any stop.
+            throw CLIError.runtime(
+                "stopped before the recording described its device; nothing was calibrated or saved."
+            )
         }
         let (description, range, contactArea) = checked
         if let failure = source.failure { throw failure }

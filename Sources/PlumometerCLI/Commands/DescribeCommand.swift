@@ -8,7 +8,7 @@ extension DescribeCommand: Command {
     enum Options {
         static let device = Option.inputDevice(
             help:
-                "The device (default: the best one found); with FILE, which of its devices (index, node or a substring of its name)."
+                "The device (default: the best one found); with FILE, which of its devices (index, node or a part of its name only it has)."
         )
         /// replay's `--desc FILE`, for a FILE of bare events.
         static let desc = ReplayCommand.Options.desc
@@ -24,7 +24,8 @@ extension DescribeCommand: Command {
         positionals: [
             PositionalSpec(
                 name: "FILE",
-                help: "a recording (evemu, evemu .desc, or libinput record YAML) to describe instead of a device.",
+                help:
+                    "a recording (evemu, evemu .desc, or libinput record YAML; - for standard input) to describe instead of a device.",
                 required: false,
                 completion: .file
             )
@@ -52,11 +53,17 @@ enum DescribeCommand {
         let selector = try arguments.value(of: Options.device)
         var described: [(description: DeviceDescription, path: String)] = []
         if let file = arguments.positionals.first {
-            let recording = try RecordingFile.recording(file, description: arguments.value(of: Options.desc))
-            for warning in recording.warnings { Diagnostics.note(warning.description) }
-            let devices = try selector.map { [try recording.device($0)] } ?? recording.devices
-            if devices.isEmpty {
-                throw CLIError.runtime("\(file.forTerminalName) describes no device.")
+            // Read as every reader reads a recording: in the poll loop, a chunk at a time, within the limits.
+            let session = try Session()
+            let devices = try RecordingFile.devices(
+                file,
+                selector: selector,
+                description: arguments.value(of: Options.desc),
+                in: session
+            )
+            if session.stoppedBySignal {
+                Diagnostics.note("stopped")
+                if devices.isEmpty { return }
             }
             described = devices.map { ($0.description, $0.node ?? $0.description.path) }
         } else {

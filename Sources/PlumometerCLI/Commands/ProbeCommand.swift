@@ -7,7 +7,7 @@ extension ProbeCommand: Command {
     /// `probe`'s options.
     enum Options {
         static let device = Option.inputDevice(
-            help: "The device to probe (default: the best one found)."
+            help: "The device to probe (default: the best one found). " + Option.replayDeviceHelp
         )
         static let replay = Option.replayFile(
             help: "Probe a recording of the four gestures instead; a .desc alone gives the static part only."
@@ -56,9 +56,6 @@ extension ProbeCommand: Command {
 /// gestures) the guided one.
 enum ProbeCommand {
     static func run(_ arguments: ParsedArguments) throws {
-        if arguments.has(Options.device) && arguments.has(Options.replay) {
-            throw arguments.usageError("Give either --device or --replay, not both.")
-        }
         let format = try arguments.value(of: Options.format) ?? .text
         var configuration = ProbeConfiguration()
         if let timeout = try arguments.value(of: Options.stepTimeout) {

@@ -10,7 +10,7 @@ extension ReplayCommand: Command {
             "device",
             short: "d",
             value: "NAME",
-            help: "With several devices in one recording: which one (index, node, or a substring of its name)."
+            help: "With several devices in one recording: which one (index, node, or a part of its name only it has)."
         ) { text throws(ValueError) in
             guard !text.isEmpty else {
                 throw .invalid(text, for: "device", expected: "an index, a node or part of a device's name")

@@ -7,7 +7,8 @@ extension WeighCommand: Command {
     /// `weigh`'s own options; the tare, profile and unit options are the reading commands' (``ReadingOptions``).
     enum Options {
         static let device = Option.inputDevice(
-            help: "The device: /dev/input/eventN, or a substring of its name. Default: the best force-sensing device."
+            help: "The device: /dev/input/eventN, or a substring of its name. Default: the best force-sensing device. "
+                + Option.replayDeviceHelp
         )
         static let replay = Option.replayFile(
             help: "Weigh what a recording shows instead of a device (evemu or libinput record)."
@@ -78,9 +79,6 @@ enum WeighFormat: String, CaseIterable, Sendable {
 /// `plumometer weigh`: one settled reading of everything down, from a device or a recording, then exit.
 enum WeighCommand {
     static func run(_ arguments: ParsedArguments) throws {
-        if arguments.has(Options.device) && arguments.has(Options.replay) {
-            throw arguments.usageError("Give either --device or --replay, not both.")
-        }
         let profilePath = try arguments.value(of: ReadingOptions.profile)
         let ignoreSaved = arguments.flag(ReadingOptions.noProfile)
         if profilePath != nil && ignoreSaved {
@@ -121,9 +119,9 @@ enum WeighCommand {
         defer { source.close() }
         try source.run(in: session)
         guard let weighing else {
-            // Stopped while the recording had not yet described its device and its first event.
-            Diagnostics.note("stopped")
-            return
+            // Stopped while the recording had not yet described its device and its first event: no weighing, a
+            // failure like any stop before a stable reading.
+            throw CLIError.runtime("stopped before the recording described its device; nothing was weighed.")
         }
         if let failure = source.failure, weighing.result == nil { throw failure }
         weighing.ended(timedOut: source.timedOut, stoppedBySignal: session.stoppedBySignal)

@@ -32,7 +32,8 @@ final class ConsumerSource {
     private let recording: RecordingSource?
     private let limit: LimitedSource?
 
-    /// Opens the device `selector` names (nil: the best one), or the recording `replay` (with its `--desc`).
+    /// Opens the device `selector` names (nil: the best one), or the recording `replay` (with its `--desc`) and the
+    /// device of it `selector` names (``RecordingDeviceChoice``: nil for a recording of one device).
     /// - Parameters:
     ///   - liveTimeout: seconds of the wall clock after which reading a live device ends (``timedOut``).
     ///   - begin: builds the consumer; for a live device at once, for a recording once its device and first event
@@ -46,7 +47,7 @@ final class ConsumerSource {
         begin: @escaping Begin
     ) throws {
         if let replay {
-            let input = try RecordingFile.input(replay, selector: nil, description: description)
+            let input = try RecordingFile.input(replay, selector: selector, description: description)
             let recording = RecordingSource(input, pacing: Pacing(speed: nil), loop: session.loop) { device, first in
                 try begin(
                     OpenedDevice(

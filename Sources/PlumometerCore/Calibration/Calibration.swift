@@ -173,9 +173,12 @@ public struct Calibration: Codable, Sendable, Hashable {
         )
     }
 
-    /// Checks that a stored calibration (a profile) can be used: a finite, positive slope, a finite intercept, and
-    /// a full scale of at most ``maximumFullScaleGrams``. Decoding runs it, so a damaged profile is never applied.
-    /// - Throws: ``CalibrationError/implausibleSlope(slope:)`` or ``CalibrationError/implausibleFullScale(grams:pressure:)``.
+    /// Checks that a stored calibration (a profile) can be used: a finite, positive slope, a finite intercept, a
+    /// full scale above zero and of at most ``maximumFullScaleGrams``, and no reading in the pressure range below
+    /// minus that. Decoding runs it, so a damaged profile is never applied.
+    /// - Throws: ``CalibrationError/implausibleSlope(slope:)``,
+    ///   ``CalibrationError/implausibleFullScale(grams:pressure:)`` or
+    ///   ``CalibrationError/implausibleOffset(grams:pressure:intercept:)``.
     public func validate() throws(CalibrationError) {
         try Self.checkPlausible(slope: slope, intercept: intercept, pressureRange: pressureRange)
     }
@@ -293,6 +296,15 @@ public struct Calibration: Codable, Sendable, Hashable {
         let fullScale = slope * Double(pressureRange.maximum) + intercept
         guard fullScale.isFinite, fullScale <= maximumFullScaleGrams else {
             throw .implausibleFullScale(grams: fullScale, pressure: pressureRange.maximum)
+        }
+        // The other end, and the range as a whole: an empty pad reads a few grams off zero, never tonnes below it
+        // (`intercept -1000000` read every weight as about -999,928 g), and some pressure must read a weight.
+        let bottom = slope * Double(pressureRange.minimum) + intercept
+        guard fullScale > 0 else {
+            throw .implausibleOffset(grams: fullScale, pressure: pressureRange.maximum, intercept: intercept)
+        }
+        guard bottom.isFinite, bottom >= -maximumFullScaleGrams else {
+            throw .implausibleOffset(grams: bottom, pressure: pressureRange.minimum, intercept: intercept)
         }
     }
 

@@ -16,6 +16,9 @@ public enum CalibrationError: Error, CustomStringConvertible, Sendable, Hashable
     case implausibleSlope(slope: Double)
     /// The line says full scale (pressure `pressure`) is `grams`: more than any touch device bears.
     case implausibleFullScale(grams: Double, pressure: Int32)
+    /// The line reads `grams` at `pressure`, an end of the device's pressure range: below what the empty pad can
+    /// read (``Calibration/maximumFullScaleGrams`` under zero), or nothing above zero anywhere in the range.
+    case implausibleOffset(grams: Double, pressure: Int32, intercept: Double)
     /// The points are too far from a straight line.
     case poorFit(rSquared: Double, minimum: Double, worstPoint: Int)
     /// The calibration was made on another device.
@@ -50,6 +53,11 @@ public enum CalibrationError: Error, CustomStringConvertible, Sendable, Hashable
             return "The calibration line says full scale (pressure \(pressure)) means \(Self.mass(grams)), more than "
                 + "any touch device could bear (\(Self.mass(Calibration.maximumFullScaleGrams))); check that each raw "
                 + "pressure comes from this device (the JSON `pressure` field) and each mass is in grams."
+        case .implausibleOffset(let grams, let pressure, let intercept):
+            return "The calibration line reads \(Self.mass(grams)) at pressure \(pressure), an end of the device's "
+                + "pressure range (its intercept is \(Self.mass(intercept))); a touch device's readings lie between "
+                + "about -\(Self.mass(Calibration.maximumFullScaleGrams)) and a full scale above zero, so this line "
+                + "is no calibration of it."
         case .poorFit(let rSquared, let minimum, let worstPoint):
             return "The calibration points do not lie on a straight line (R² \(DecimalText.fixed(rSquared, digits: 3))"
                 + ", below \(DecimalText.fixed(minimum, digits: 3))); point \(worstPoint) is furthest off. "
@@ -67,6 +75,8 @@ public enum CalibrationError: Error, CustomStringConvertible, Sendable, Hashable
     /// A mass in the unit that reads best: grams, kilograms or tonnes.
     static func mass(_ grams: Double) -> String {
         let size = Swift.abs(grams)
+        // Beyond a thousand tonnes (a damaged file): Swift's own notation, not hundreds of digits.
+        if !(size < 1e9) { return number(grams) + " g" }
         if size >= 1_000_000 { return DecimalText.fixed(grams / 1_000_000, digits: 2) + " t" }
         if size >= 1000 { return DecimalText.fixed(grams / 1000, digits: 2) + " kg" }
         return DecimalText.fixed(grams, digits: 3) + " g"

@@ -14,8 +14,12 @@ public final class Driver: EventLoop {
     public private(set) var stoppedBySignal = false
     /// Called on SIGWINCH (the live view redraws to the new size).
     public var onResize: () -> Void = {}
-    /// Called on SIGHUP (reopen the device).
+    /// Called on SIGHUP (reopen the device) when no input is waited for (``watchInput(_:_:)``).
     public var onHangup: () throws -> Void = {}
+    /// The watches of inputs waited for: a SIGHUP stops the run while one is there.
+    private var inputWatches: Set<Int> = []
+    /// Whether a SIGHUP arrived: an input wait begun afterwards ends the run at once.
+    private var hungUp = false
     /// Does what is due and says when it is next needed, or that the run is over.
     public var work: () throws -> Due = { .idle }
     /// Called once when `work` says the run is over: the work to go on with instead (the live view holding the last
@@ -38,7 +42,15 @@ public final class Driver: EventLoop {
         // resized or a device reopened while `| less` is paused must not end the stream.
         loop.onSignal = { [unowned self] signal in
             if signal == StopSignal.hangup {
-                self.attempt { try self.onHangup() }
+                self.hungUp = true
+                // The terminal closed: nobody will type the rest of a recording, and a FIFO's writer that went
+                // with it may never come back. A wait for input ends as on SIGINT; anything else goes on.
+                if !self.inputWatches.isEmpty {
+                    self.stoppedBySignal = true
+                    self.loop.stop()
+                } else {
+                    self.attempt { try self.onHangup() }
+                }
             } else if signal == StopSignal.windowChange {
                 self.onResize()
             } else if signal == StopSignal.suspend {
@@ -63,7 +75,21 @@ public final class Driver: EventLoop {
         loop.watch(fd) { [unowned self] in self.attempt(handler) }
     }
 
-    public func unwatch(_ token: Int) { loop.unwatch(token) }
+    @discardableResult
+    public func watchInput(_ fd: Int32, _ handler: @escaping () throws -> Void) -> Int {
+        if hungUp {
+            stoppedBySignal = true
+            loop.stop()
+        }
+        let token = watch(fd, handler)
+        inputWatches.insert(token)
+        return token
+    }
+
+    public func unwatch(_ token: Int) {
+        inputWatches.remove(token)
+        loop.unwatch(token)
+    }
 
     /// Ends the run as soon as the reader of standard output goes away (`plumometer | head -1`), not only at the
     /// next write, which for a device at rest may never come. Only pipes and sockets are watched: a file or a

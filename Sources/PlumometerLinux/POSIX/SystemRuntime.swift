@@ -35,7 +35,6 @@ final class SystemFiles: FileAccess {
     func exists(_ path: String) -> Bool { FileSystem.exists(path) }
     func isReadableFile(_ path: String) -> Bool { FileSystem.isReadableFile(path) }
     func isFIFO(_ path: String) -> Bool { FileSystem.isFIFO(path) }
-    func read(_ path: String) throws -> [UInt8] { try Files.read(path) }
 
     func readSmall(_ path: String, limit: Int) throws -> [UInt8] {
         do {

@@ -120,7 +120,11 @@ public enum ProfileStore {
             do {
                 try profile.calibration.checkApplies(to: description.identity, pressureRange: range)
             } catch {
-                throw CLIError.runtime("profile \(explicitPath) does not apply to \(description.path): \(error)")
+                // Names from the profile and the device are escaped, as in every message: a line feed in a name
+                // must not break the message into lines that look like more output.
+                throw CLIError.runtime(
+                    "profile \(explicitPath) does not apply to \(description.path): \(error)".forTerminalName
+                )
             }
             announce(profile)
             return profile
@@ -139,7 +143,7 @@ public enum ProfileStore {
         do {
             try profile.calibration.checkApplies(to: description.identity, pressureRange: range)
         } catch {
-            Diagnostics.note("ignoring saved profile \(path): \(error)")
+            Diagnostics.note("ignoring saved profile \(path): \(error)".forTerminalName)
             return nil
         }
         announce(profile)

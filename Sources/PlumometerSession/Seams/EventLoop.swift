@@ -9,6 +9,13 @@ public protocol EventLoop: AnyObject {
     /// - Returns: the token that ends the watch.
     @discardableResult
     func watch(_ descriptor: Int32, _ handler: @escaping () throws -> Void) -> Int
+    /// Watches an input a command waits for (a recording on a FIFO, a pipe, a terminal) as ``watch(_:_:)`` does; a
+    /// hang-up (SIGHUP: the terminal closed) then ends the run as a stop signal does, and one that came before ends
+    /// it at once, so no input wait outlives its terminal. A live device is watched with ``watch(_:_:)``: SIGHUP
+    /// reopens it (`stream`).
+    /// - Returns: the token that ends the watch.
+    @discardableResult
+    func watchInput(_ descriptor: Int32, _ handler: @escaping () throws -> Void) -> Int
     /// Ends a watch; unknown tokens are ignored.
     func unwatch(_ token: Int)
     /// Ends the run normally, after the handler or work that asked.
@@ -21,6 +28,14 @@ public protocol EventLoop: AnyObject {
     func run(_ work: @escaping () throws -> Due) throws
     /// Whether a stop signal ended the last run (a stop like a normal end: exit status 0).
     var stoppedBySignal: Bool { get }
+}
+
+extension EventLoop {
+    /// A loop without hang-ups (the test kit's) watches an input as any descriptor.
+    @discardableResult
+    public func watchInput(_ descriptor: Int32, _ handler: @escaping () throws -> Void) -> Int {
+        watch(descriptor, handler)
+    }
 }
 
 /// When a session's timed work is next needed: within so many microseconds of now (nil: only once something

@@ -101,8 +101,6 @@ public protocol FileAccess: AnyObject {
     func isReadableFile(_ path: String) -> Bool
     /// Whether `path` is a FIFO.
     func isFIFO(_ path: String) -> Bool
-    /// The file at `path` read whole.
-    func read(_ path: String) throws -> [UInt8]
     /// A regular file of at most `limit` bytes, read whole.
     /// - Throws: ``FileRefusal`` for what is not such a file (too large, a FIFO, a device), another error naming the
     ///   path when it cannot be opened at all.

@@ -4,39 +4,47 @@ public import PlumometerRecording
 /// Recordings on disk: read, parsed, one device picked, every failure a sentence naming the file (a
 /// ``RecordingError`` with `file:line`, or the CLI's own when a description is missing).
 public enum RecordingFile {
-    /// The recording at `path` read whole, with every device it describes (`describe`: descriptions, not a replay): a single-file recording, or a bare evemu events file
-    /// with its description given by `description` or found beside it.
-    public static func recording(_ path: String, description: String? = nil) throws -> Recording {
-        let bytes = try Runtime.current.files.read(path)
-        let descriptionPath = try description ?? (isBareEvents(bytes) ? companionDescription(of: path) : nil)
-        let descriptionText = try descriptionPath.map { String(decoding: try readDescription($0), as: UTF8.self) } ?? ""
-        // A RecordingError (file:line: what is wrong) reaches the entry point whole.
-        guard let descriptionPath else {
-            return try RecordingReader.read(bytes: bytes, fileName: path)
-        }
-        var recording = try RecordingReader.read(
-            descriptionText: descriptionText,
-            eventsText: String(decoding: bytes, as: UTF8.self),
-            fileName: descriptionPath,
-            eventsFileName: path
-        )
-        // The events are the session: the device is named by their file (nine sessions of one .desc are nine
-        // names), as a single-file recording is by its own.
-        for index in recording.devices.indices { recording.devices[index].description.path = path }
-        return recording
+    /// The devices `selector` names in the recording at `path` (`-`: standard input; every device without a
+    /// selector), their events read and skipped (`describe`), read as ``input(_:selector:description:)`` reads for
+    /// a replay: a chunk at a time in `session`'s loop, within ``RecordingLimits``, so a FIFO, a pipe, `/dev/zero`
+    /// or a file of any size costs a chunk of memory and every wait hears a stop (then the devices read so far).
+    public static func devices(
+        _ path: String,
+        selector: String?,
+        description: String? = nil,
+        in session: Session
+    ) throws -> [StreamedDevice] {
+        let input = try input(path, selector: selector, description: description, devicesOnly: true)
+        let source = DeviceListSource(input, loop: session.loop)
+        try session.run(source)
+        return source.devices
     }
 
     /// The recording at `path` (`-`: standard input) opened to be read as it arrives: a single-file recording, or
     /// bare evemu events with their description given by `description` or found beside a regular file. Nothing
     /// but the head of a regular file is read here (to tell bare events), and opening never blocks (a FIFO with no
     /// writer yet included).
-    public static func input(_ path: String, selector: String?, description: String? = nil) throws -> RecordingInput {
+    /// With `devicesOnly`, only ``RecordingInput/pullDevice()`` is wanted (`describe`): events are skipped unparsed
+    /// where the format allows, and the choice needs no reading ahead.
+    public static func input(
+        _ path: String,
+        selector: String?,
+        description: String? = nil,
+        devicesOnly: Bool = false
+    ) throws -> RecordingInput {
         let file = try Runtime.current.files.openInput(path)
         var descriptionPath = description
         if descriptionPath == nil, path != "-", let head = file.peek(1 << 16), isBareEvents(head) {
             descriptionPath = try companionDescription(of: path)
         }
-        guard let descriptionPath else { return RecordingInput(file, selector: selector) }
+        guard let descriptionPath else {
+            // A regular file is read ahead for its devices (another descriptor, nothing kept), so a device choice
+            // that cannot be made is refused before anything is played; a pipe or a FIFO is read once, and such a
+            // choice is refused where the recording shows it, after what came before.
+            if devicesOnly { return RecordingInput(file, selector: selector, devicesOnly: true) }
+            let scout = path != "-" && file.peek(0) != nil ? try Runtime.current.files.openInput(path) : nil
+            return RecordingInput(file, selector: selector, scout: scout)
+        }
         let recording = try RecordingReader.read(
             descriptionText: String(decoding: try readDescription(descriptionPath), as: UTF8.self),
             eventsText: "",
@@ -93,5 +101,37 @@ public enum RecordingFile {
             "\(path) holds events but no device description, and no .desc file was found beside it; "
                 + "name the description with --desc FILE."
         )
+    }
+}
+
+/// The devices of a recording as a source in a session's loop (``RecordingFile/devices(_:selector:description:in:)``):
+/// it plays nothing, and watches its input whenever nothing more has arrived.
+final class DeviceListSource: FrameSource {
+    private let input: RecordingInput
+    private let loop: any EventLoop
+    private var token: Int?
+    private(set) var devices: [StreamedDevice] = []
+
+    init(_ input: RecordingInput, loop: any EventLoop) {
+        self.input = input
+        self.loop = loop
+    }
+
+    func due() throws -> Due {
+        while true {
+            switch try input.pullDevice() {
+            case .device(let device): devices.append(device)
+            case .end: return .finished
+            case .paused: return .within(0)
+            case .waiting:
+                // A new watch needs one more turn of the loop to be in its wait (as ``RecordingSource`` does).
+                guard token == nil else { return .idle }
+                token = loop.watchInput(input.fileDescriptor) { [unowned self] in
+                    if let token = self.token { self.loop.unwatch(token) }
+                    self.token = nil
+                }
+                return .within(0)
+            }
+        }
     }
 }

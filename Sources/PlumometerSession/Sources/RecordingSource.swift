@@ -17,6 +17,9 @@ public struct RecordingPlayer {
     public private(set) var next: RawEvent?
     /// Whether the recording has nothing more yet (not the end): poll its input and play on.
     public private(set) var isWaiting = false
+    /// Whether the wait is only a pause (``RecordingInput/Pull/paused``): play on at the loop's next turn, with no
+    /// descriptor to watch.
+    public private(set) var isPaused = false
     /// The error that ended the recording early, if any: everything before it has been played.
     public private(set) var failure: (any Error)?
     /// The time of the first event (zero for an empty recording).
@@ -50,6 +53,11 @@ public struct RecordingPlayer {
             case .waiting:
                 next = nil
                 isWaiting = true
+                isPaused = false
+            case .paused:
+                next = nil
+                isWaiting = true
+                isPaused = true
             case .device, .end:
                 next = nil
                 isWaiting = false
@@ -170,6 +178,8 @@ public final class RecordingSource: FrameSource {
                     break opening
                 case .waiting:
                     return watchInput()
+                case .paused:
+                    return .within(0)
                 case .end:
                     break opening
                 }
@@ -183,7 +193,7 @@ public final class RecordingSource: FrameSource {
         guard player != nil, let consumer else { return .finished }
         let due = try play(into: consumer)
         guard due != .finished, player?.isWaiting == true else { return due }
-        return due.sooner(watchInput())
+        return due.sooner(player?.isPaused == true ? .within(0) : watchInput())
     }
 
     /// Plays what is due now.
@@ -225,7 +235,7 @@ public final class RecordingSource: FrameSource {
     ///   timeout, so one more turn is needed for the wait to include the input (else it could sleep for ever).
     private func watchInput() -> Due {
         guard token == nil else { return .idle }
-        token = loop.watch(input.fileDescriptor) { [unowned self] in
+        token = loop.watchInput(input.fileDescriptor) { [unowned self] in
             if let token = self.token { self.loop.unwatch(token) }
             self.token = nil
         }
