@@ -62,6 +62,8 @@ if [[ "${1:-}" == "--test" ]]; then
     packages+=(udev)
     # python3-pyte, a terminal emulator, reads the live view off a pseudo-terminal (Tests/Scripts/live_screen.py).
     packages+=(python3-pyte)
+    # python3-yaml (PyYAML) reads our `libinput record` YAML as libinput's own tools do (RecordedNameTests).
+    packages+=(python3-yaml)
     # systemd brings `systemd-analyze`, which scores and verifies the service units' sandbox.
     packages+=(systemd)
 fi
