@@ -206,6 +206,29 @@ struct OneWeightScenarioTests {
         }
     }
 
+    @Test("the live view's t: every plum down at that moment reads 0, none is the heaviest, the total is 0")
+    func liveTareLeavesNoHeaviest() throws {
+        // Three plums rest from 4.5 s to 8.2 s; t at 6 s, the screen read a second later, in the bars (m) where the
+        // heaviest is the words `* heaviest` and every plum has a line.
+        let run = try LiveTerminal.run(
+            ["demo", "--view", "bars"],
+            steps: ["wait:6", "snap", "key:t", "wait:1", "snap", "key:q"]
+        )
+        try #require(run.screens.count >= 2)
+        let before = run.screens[0].lines.filter { $0.contains("#41") }
+        #expect(before.contains { $0.contains("heaviest") }, "a heaviest before the tare: \(before)")
+        let after = run.screens[1]
+        let plums = after.lines.filter { $0.range(of: #"#41[789] "#, options: .regularExpression) != nil }
+        #expect(plums.count == 3, "\(after.lines)")
+        for line in plums {
+            let grams = try #require(try Self.first(in: line, #"(-?\d+\.\d) g"#).flatMap(Double.init), "\(line)")
+            #expect(Swift.abs(grams) <= 0.6, "a tared plum reads 0 within the noise: \(line)")
+            #expect(!line.contains("heaviest"), "a tared plum is never the heaviest: \(line)")
+        }
+        let total = try #require(try Self.first(in: after.statusLine, #"total (-?\d+\.\d) g"#), "\(after.statusLine)")
+        #expect(total == "0.0", "the tared plums are out of the total: \(after.statusLine)")
+    }
+
     @Test("a shared fixture with a force axis: the pen's peak reads the same in the summary and the plot")
     func sharedForceFixture() throws {
         guard let pen = Fixtures.shared("wacom-isdv4-dell-canvas-pen/dell_canvas_pen.evemu") else { return }
