@@ -18,7 +18,7 @@ struct PollLoopAddedSignalTests {
         try loop.add(signals: [SIGUSR2])
         #expect(Self.isBlocked(SIGUSR2))
         var signals: [Int32] = []
-        loop.onSignal = { signal in
+        loop.onSignal = { [unowned loop] signal in
             signals.append(signal)
             if signals.count == 2 { loop.stop() }
         }

@@ -14,7 +14,7 @@ struct PollLoopTests {
             close(fds[1])
         }
         var received: [UInt8] = []
-        loop.watch(fds[0]) {
+        loop.watch(fds[0]) { [unowned loop] in
             var byte: UInt8 = 0
             if read(fds[0], &byte, 1) == 1 { received.append(byte) }
             if received.count == 2 { loop.stop() }
@@ -28,7 +28,7 @@ struct PollLoopTests {
     @Test func readsBlockedSignalsFromTheSignalfd() throws {
         let loop = try PollLoop(signals: [SIGUSR1])
         var signals: [Int32] = []
-        loop.onSignal = { signal in
+        loop.onSignal = { [unowned loop] signal in
             signals.append(signal)
             loop.stop()
         }
@@ -44,7 +44,7 @@ struct PollLoopTests {
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]) }
         var calls = 0
-        let token = loop.watch(fds[0]) {
+        let token = loop.watch(fds[0]) { [unowned loop] in
             calls += 1
             loop.stop()
         }
@@ -66,7 +66,7 @@ struct PollLoopTests {
         loop.watch(fds[0]) { handlerCalls += 1 }
         var timeoutCalls = 0
         var timeouts = 0
-        loop.onTimeout = {
+        loop.onTimeout = { [unowned loop] in
             timeouts += 1
             if timeouts == 2 { loop.stop() }
         }

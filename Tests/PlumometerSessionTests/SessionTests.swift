@@ -100,8 +100,9 @@ struct SessionTests {
         let scene = Scene([])
         let input = RecordingInput(Silent(), selector: nil)
         var begun = false
-        scene.loop.onWait = { timeout in
-            if timeout == nil { scene.loop.signalStop() }
+        // Unowned: the loop holds this handler (a strong capture would be a cycle, a leak LeakSanitizer reports).
+        scene.loop.onWait = { [unowned loop = scene.loop] timeout in
+            if timeout == nil { loop.signalStop() }
         }
         let session = try scene.run {
             let session = try Session()
@@ -128,8 +129,9 @@ struct SessionTests {
         let scene = Scene([])
         let input = RecordingInput(Trickle(Array((lines.joined(separator: "\n") + "\n").utf8)), selector: nil)
         let output = LineOutput(formatter: JSONLinesFormatter(), sink: TextLineSink(scene.console.standardOutput))
-        scene.loop.onWait = { timeout in
-            if timeout == nil { scene.loop.signalStop() }
+        // Unowned: the loop holds this handler (a strong capture would be a cycle, a leak LeakSanitizer reports).
+        scene.loop.onWait = { [unowned loop = scene.loop] timeout in
+            if timeout == nil { loop.signalStop() }
         }
         let session = try scene.run {
             let session = try Session(output: output)
