@@ -114,7 +114,7 @@ def run(arguments, binary, work):
     wait_until_idle(process.pid, quiet=0.2)
     during = cpu_seconds(process.pid) - before
     peak = status_kib(process.pid, "VmHWM")
-    usage = stop(process)
+    stop(process)
     if driver.wait(timeout=60) != 0:
         raise RuntimeError("paced_driver failed")
     device.close()

@@ -3,8 +3,8 @@
 import os
 import time
 
-from plumobench.testbed import Device, NODE, encode, log, start, status_kib, stop, wait_for_open, wait_until_idle, \
-    write_calls
+from plumobench.testbed import Device, NODE, encode, io_counter, log, start, status_kib, stop, wait_for_open, \
+    wait_until_idle
 import evemu_stream  # noqa: E402  (Benchmarks/, on the path through testbed)
 
 
@@ -32,7 +32,7 @@ def run(arguments, binary, work):
         time.sleep(0.01)
     wait_until_idle(process.pid)
     elapsed = time.monotonic() - began
-    writes = write_calls(process.pid)
+    writes = io_counter(process.pid, "syscw")  # write() calls
     samples.append((written, status_kib(process.pid, "VmRSS")))
     usage = stop(process)
     device.close()

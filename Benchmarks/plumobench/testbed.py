@@ -133,14 +133,6 @@ def status_kib(pid, key):
     return 0
 
 
-def write_calls(pid):
-    with open("/proc/%d/io" % pid) as handle:
-        for line in handle:
-            if line.startswith("syscw:"):
-                return int(line.split()[1])
-    return 0
-
-
 def io_counter(pid, key):
     with open("/proc/%d/io" % pid) as handle:
         for line in handle:
