@@ -1,6 +1,13 @@
 /// Calendar time in UTC as ISO 8601 text, without Foundation: the civil date from days since 1970 by Howard
 /// Hinnant's `civil_from_days` (proleptic Gregorian calendar, exact for every Int64 day count we can meet).
 public enum UTCTime {
+    /// The day of `microseconds` as `YYYY-MM-DD` (UTC): the date in a plot's title.
+    /// - Parameter microseconds: time since 1970-01-01T00:00:00Z; negative times are before it.
+    /// - Returns: the ISO 8601 date alone.
+    public static func day(microseconds: Int64) -> String {
+        String(iso8601(microseconds: microseconds, fractionDigits: 0).prefix(10))
+    }
+
     /// `2026-12-01T10:02:03Z` (or `...03.456Z` with `fractionDigits: 3`) for microseconds since the Unix epoch.
     ///
     /// - Parameters:

@@ -262,7 +262,8 @@ enum CalibrateCommand {
         let why = arguments.flag(Options.noSave) ? "--no-save" : "a recording: --save or -o FILE saves it"
         let summary =
             try arguments.value(of: Options.format) == .json
-            ? json(calibration, savedPath: savedPath) : text(calibration, savedPath: savedPath, notSaved: why)
+            ? CalibrationReport.json(calibration, savedPath: savedPath)
+            : CalibrationReport.text(calibration, savedPath: savedPath, notSaved: why)
         // `-o -`: standard output carries the profile, so the summary goes to standard error.
         if savedPath == "-" {
             Diagnostics.writeError(summary)
@@ -303,71 +304,5 @@ enum CalibrateCommand {
             return false
         case .none: return false
         }
-    }
-
-    static func text(_ calibration: Calibration, savedPath: String?, notSaved: String = "--no-save") -> String {
-        var lines = [
-            "device:     \(calibration.device.name.forTerminalName) [\(calibration.device.idString)]",
-            "fit:        grams = " + NumberText.fixed(calibration.slope, 6) + " * pressure "
-                + (calibration.intercept < 0 ? "- " : "+ ") + NumberText.fixed(Swift.abs(calibration.intercept), 3),
-        ]
-        if let carrier = calibration.carrierGrams {
-            lines.append(
-                "carrier:    " + NumberText.fixed(carrier, 3) + " g, the carrier's own weight (where the references' "
-                    + "line crosses pressure 0); the profile leaves it out: pressure 0 reads 0 g, and anything placed "
-                    + "directly on the pad reads its own weight"
-            )
-            if carrier < -Swift.max(calibration.largestResidual, 0.005) {
-                lines.append(
-                    "note:       a carrier lighter than nothing: this pad reads nothing below some load, so light "
-                        + "objects placed directly read light; --direct-reference MASS measures that offset"
-                )
-            }
-        } else {
-            lines.append(
-                "offset:     the intercept, what the pad reads at pressure 0, measured with references placed "
-                    + "directly on it"
-            )
-        }
-        if calibration.measuresContactArea {
-            lines.append("measures:   " + DeviceRecord.contactAreaNotice + " (--allow-contact-size)")
-        }
-        lines += [
-            "R\u{B2}:         " + NumberText.fixed(calibration.rSquared, 5) + " (\(calibration.grade.rawValue))",
-            calibration.basis == .carrier ? "points:     (grams added on the carrier)" : "points:",
-        ]
-        for (point, residual) in zip(calibration.points, calibration.residuals) {
-            lines.append(
-                "  pressure " + NumberText.padLeft(NumberText.fixed(point.pressure, 1), 9) + "  grams "
-                    + NumberText.padLeft(NumberText.fixed(point.grams, 3), 9) + "  residual "
-                    + NumberText.fixed(residual, 3) + " g"
-            )
-        }
-        if calibration.grade == .unchecked {
-            lines.append("note:       two points always fit a line; add a third reference weight to check it")
-        }
-        lines.append(savedPath.map { "saved:      \($0)" } ?? "saved:      no (\(notSaved))")
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    static func json(_ calibration: Calibration, savedPath: String?) -> String {
-        var line = "{\"device\":" + JSONText.string(calibration.device.name)
-        line += ",\"id\":" + JSONText.string(calibration.device.idString)
-        line += ",\"slope\":" + NumberText.fixed(calibration.slope, 6)
-        line += ",\"intercept\":" + NumberText.fixed(calibration.intercept, 4)
-        line += ",\"r2\":" + NumberText.fixed(calibration.rSquared, 6)
-        line += ",\"grade\":" + JSONText.string(calibration.grade.rawValue)
-        line += ",\"basis\":" + JSONText.string(calibration.basis.rawValue)
-        line += ",\"carrier_grams\":" + JSONText.optional(calibration.carrierGrams) { NumberText.fixed($0, 4) }
-        line += ",\"contact_area\":" + (calibration.measuresContactArea ? "true" : "false")
-        // One statement per part: Swift 6.0's type checker gives up on a `+` chain around a closure.
-        let points = calibration.points.map { point -> String in
-            "{\"pressure\":" + NumberText.fixed(point.pressure, 2) + ",\"grams\":" + NumberText.fixed(point.grams, 3)
-                + "}"
-        }
-        line += ",\"points\":[" + points.joined(separator: ",") + "]"
-        line += ",\"residuals\":[" + calibration.residuals.map { NumberText.fixed($0, 4) }.joined(separator: ",") + "]"
-        line += ",\"profile\":" + JSONText.optional(savedPath, JSONText.string) + "}\n"
-        return line
     }
 }

@@ -45,12 +45,9 @@ enum ListCommand {
         } catch {
             throw CLIError.runtime("cannot list input devices: \(error)")
         }
-        let devices = report.ranked + report.devices.filter { !$0.isUsable }
-        if try arguments.value(of: Options.format) == .json {
-            try StandardOutput.write("[" + devices.map(json).joined(separator: ",") + "]\n")
-        } else {
-            try StandardOutput.write(devices.map(text).joined())
-        }
+        let devices = (report.ranked + report.devices.filter { !$0.isUsable }).map(DeviceListEntry.init)
+        let json = try arguments.value(of: Options.format) == .json
+        try StandardOutput.write(json ? DeviceListText.json(devices) : DeviceListText.text(devices))
         if report.best == nil {
             Diagnostics.note(report.whyNothingUsable)
         } else if let best = report.best {
@@ -59,74 +56,28 @@ enum ListCommand {
             )
         }
     }
+}
 
-    /// One block per device, like `libinput list-devices`.
-    static func text(_ device: DiscoveredDevice) -> String {
-        var lines = ["\(device.node.forTerminalName)  \(device.name.forTerminalName)"]
-        if let identity = device.identity { lines.append("  id:        \(identity.idString)") }
-        if !device.kinds.isEmpty {
-            lines.append("  kind:      " + device.kinds.map(\.rawValue).joined(separator: ", "))
-        }
-        if let description = device.description {
-            if let slots = description.reportedSlots { lines.append("  slots:     \(slots)") }
-            if let axis = description.pressureAxis, let range = description.axes[axis] {
-                lines.append(
-                    "  pressure:  \(axis.name) \(range.minimum)..\(range.maximum), resolution \(range.resolution)"
-                )
+extension DeviceListEntry {
+    /// What discovery found out about `device`, as the values `list` shows.
+    init(_ device: DiscoveredDevice) {
+        let remapper = device.remapper.map { link in
+            switch link {
+            case .clonedAs(let node, _): Remapper(relation: "cloned_as", node: node, explanation: link.explanation)
+            case .cloneOf(let node, _): Remapper(relation: "clone_of", node: node, explanation: link.explanation)
             }
         }
-        lines.append("  sensing:   " + device.sensing.rawValue)
-        if device.isUsable, let classification = device.classification {
-            lines.append("             " + classification.reason)
-        }
-        // Every finding of the static part, as `plumometer probe --static` prints them.
-        if let findings = device.classification?.findings, !findings.isEmpty {
-            lines.append("  findings:")
-            for finding in findings {
-                lines.append("    - \(finding.code.rawValue): \(finding.finding) -> \(finding.implication)")
-            }
-        }
-        if let remapper = device.remapper { lines.append("  remapper:  " + remapper.explanation.forTerminalName) }
-        // A device that is not usable says why once, in its verdict.
-        lines.append("  verdict:   " + device.verdict.label + (device.verdict.reason.map { ": " + $0 } ?? ""))
-        return lines.joined(separator: "\n") + "\n\n"
-    }
-
-    static func json(_ device: DiscoveredDevice) -> String {
-        var fields = [
-            "\"node\":" + JSONText.string(device.node),
-            "\"name\":" + JSONText.string(device.name),
-            "\"id\":" + JSONText.optional(device.identity?.idString, JSONText.string),
-            "\"kinds\":[" + device.kinds.map { JSONText.string($0.rawValue) }.joined(separator: ",") + "]",
-        ]
-        let description = device.description
-        fields.append("\"slots\":" + JSONText.optional(description?.reportedSlots) { String($0) })
-        if let description, let axis = description.pressureAxis, let range = description.axes[axis] {
-            fields.append(
-                "\"pressure\":{\"axis\":" + JSONText.string(axis.name)
-                    + ",\"min\":\(range.minimum),\"max\":\(range.maximum),\"resolution\":\(range.resolution)}"
-            )
-        } else {
-            fields.append("\"pressure\":null")
-        }
-        fields.append("\"sensing\":" + JSONText.string(device.sensing.rawValue))
-        fields.append(
-            "\"force_sensor\":" + JSONText.optional(device.classification?.isForceSensor) { $0 ? "true" : "false" }
+        self.init(
+            node: device.node,
+            name: device.name,
+            identity: device.identity,
+            kinds: device.kinds.map(\.rawValue),
+            description: device.description,
+            classification: device.classification,
+            remapper: remapper,
+            usable: device.isUsable,
+            verdict: device.verdict.label,
+            reason: device.verdict.reason
         )
-        fields.append(
-            "\"semi_mt\":" + JSONText.optional(device.classification?.semiMultitouch) { $0 ? "true" : "false" }
-        )
-        fields.append("\"findings\":" + ProbeText.findingsJSON(device.classification?.findings ?? []))
-        switch device.remapper {
-        case .clonedAs(let node, _): fields.append("\"remapper\":{\"cloned_as\":" + JSONText.string(node) + "}")
-        case .cloneOf(let node, _): fields.append("\"remapper\":{\"clone_of\":" + JSONText.string(node) + "}")
-        case nil: fields.append("\"remapper\":null")
-        }
-        fields.append("\"usable\":" + (device.isUsable ? "true" : "false"))
-        fields.append("\"verdict\":" + JSONText.string(device.verdict.label))
-        fields.append(
-            "\"reason\":" + JSONText.optional(device.verdict.reason ?? device.classification?.reason, JSONText.string)
-        )
-        return "{" + fields.joined(separator: ",") + "}"
     }
 }

@@ -145,6 +145,6 @@ enum PlotCommand {
     static func dateText(_ environment: [String: String]) -> String {
         let seconds = environment["SOURCE_DATE_EPOCH"].flatMap(Int64.init)
         let microseconds = seconds.map { $0 * 1_000_000 } ?? MonotonicClock.realtime().microseconds
-        return String(UTCTime.iso8601(microseconds: microseconds, fractionDigits: 0).prefix(10))
+        return UTCTime.day(microseconds: microseconds)
     }
 }

@@ -119,18 +119,3 @@ enum ProbeCommand {
         }
     }
 }
-
-/// What `probe` prints: the device, and the guided report when there was a guided part.
-struct ProbeResult {
-    let description: DeviceDescription
-    let path: String
-    let report: ProbeReport?
-
-    /// The static classification (the report's own when there is one).
-    var classification: DeviceClassification {
-        report?.classification ?? DeviceClassifier.classify(description)
-    }
-
-    /// The verdict: the guided one, or the static one.
-    var sensing: PressureSensing { report?.sensing ?? classification.sensing }
-}

@@ -138,38 +138,9 @@ enum WeighCommand {
                 JSONLinesFormatter().frame(reading, sequence: 1, device: path, positions: scale) ?? ""
             )
         case .text:
-            try StandardOutput.write(text(reading, unit: unit) + (weighing.meaningNotice.map { "(\($0))\n" } ?? ""))
+            try StandardOutput.write(WeighAnswer.text(reading, unit: unit, notice: weighing.meaningNotice))
         }
         // Always, in either format, on stderr: stdout stays the answer alone (one frame object with -f jsonl).
         SummaryOutput.writeTable(weighing.summary(), unit: unit)
-    }
-
-    /// One line per contact, heaviest first (`#418   72.0 g  heaviest`), then `total   107.5 g` when grams are known.
-    static func text(_ reading: Reading, unit: WeightUnit) -> String {
-        let contacts = reading.contacts.sorted { $0.rank < $1.rank }
-        let idWidth = contacts.map { "#\($0.id)".count }.max() ?? 0
-        var text = ""
-        for contact in contacts {
-            var line = padRight("#\(contact.id)", Swift.max(idWidth, 5)) + " "
-            line += NumberText.padLeft(
-                contact.grams.map { unit.format(grams: $0) } ?? NumberText.fixed(contact.percent, 1) + "%",
-                10
-            )
-            if contact.heaviest && contacts.count > 1 { line += "  heaviest" }
-            if contact.carrier { line += "  carrier" }
-            if contact.saturated { line += "  saturated (the weight is at least this)" }
-            text += line + "\n"
-        }
-        if let total = reading.totalGrams {
-            text +=
-                padRight("total", Swift.max(idWidth, 5)) + " "
-                + NumberText.padLeft(unit.format(grams: total), 10) + "\n"
-        }
-        return text
-    }
-
-    /// `text` followed by spaces up to `width` characters.
-    private static func padRight(_ text: String, _ width: Int) -> String {
-        text + String(repeating: " ", count: Swift.max(0, width - text.count))
     }
 }
