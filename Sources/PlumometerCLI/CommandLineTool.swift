@@ -54,6 +54,7 @@ public enum CommandLineTool {
             return
         }
         try parsed.checkValues()
+        try parsed.checkExclusions()
         if command.spec.declares(Flag.quiet) { Diagnostics.quiet = parsed.flag(.quiet) }
         try command.run(parsed)
     }

@@ -57,9 +57,11 @@ import Testing
         )
         let speed = try parse(["--speed", "0", "x"], as: ReplayCommand.spec)
         #expect(throws: UsageError.self) { try Pacing(speed) }
+        // Exclusive options are the parser's (after the values): no command reads a pair it cannot use.
         let both = try parse(["--speed", "2", "--fast", "x"], as: ReplayCommand.spec)
-        let conflict = expectUsageError { try Pacing(both) }
+        let conflict = expectUsageError { try both.checkExclusions() }
         #expect(conflict?.command == "replay")
+        #expect(conflict?.message == "Give either --fast or --speed, not both.")
         #expect(try Pacing(parse(["--speed", "2.5"], as: DemoCommand.spec)).speed == 2.5)
         #expect(try Pacing(parse(["--fast"], as: DemoCommand.spec)).speed == nil)
         let settings = try parse(["--interval", "100", "--max-contacts", "2", "--tare"], as: DemoCommand.spec)

@@ -39,11 +39,14 @@ struct CommandSpec: Sendable {
     let examples: [String]
     /// How each option that takes a value checks it, by the option's name (``ParsedArguments/checkValues()``).
     let valueChecks: [String: @Sendable (String) throws(ValueError) -> Void]
+    /// The pairs of options that may not be given together (``ParsedArguments/checkExclusions()``).
+    let exclusions: [Exclusion]
 
     init(
         name: String,
         summary: String,
         options: [any OptionDeclaration],
+        exclusions: [Exclusion] = [],
         positionals: [PositionalSpec] = [],
         discussion: String = "",
         examples: [String] = []
@@ -51,6 +54,13 @@ struct CommandSpec: Sendable {
         self.name = name
         self.summary = summary
         self.options = options.map(\.spec) + [Flag.help.spec]
+        for exclusion in exclusions {
+            precondition(
+                self.options.contains(exclusion.first) && self.options.contains(exclusion.second),
+                "'\(name)' excludes --\(exclusion.first.name) with --\(exclusion.second.name) but lacks one of them"
+            )
+        }
+        self.exclusions = exclusions
         self.positionals = positionals
         self.discussion = discussion
         self.examples = examples
@@ -78,5 +88,22 @@ struct CommandSpec: Sendable {
             parts.append("[\(option.synopsis)]")
         }
         return parts.joined(separator: " ")
+    }
+}
+
+/// Two options that a command line may not give together (`--profile` and `--no-profile`): the parser refuses the
+/// pair as a usage error (exit 2) before the command runs, and help lists the pair.
+struct Exclusion: Sendable {
+    let first: OptionSpec
+    let second: OptionSpec
+    /// The whole sentence of the usage error.
+    let message: String
+
+    /// `first` and `second` exclude each other; the error says `message`, by default `Give either --first or
+    /// --second, not both.`
+    init(_ first: any OptionDeclaration, _ second: any OptionDeclaration, message: String? = nil) {
+        self.first = first.spec
+        self.second = second.spec
+        self.message = message ?? "Give either --\(first.spec.name) or --\(second.spec.name), not both."
     }
 }

@@ -55,6 +55,15 @@ struct ParsedArguments: Sendable {
         }
     }
 
+    /// Refuses two options given together that the command's table declares exclusive (``Exclusion``), in the order
+    /// it lists them; run after ``checkValues()``, so that a value an option does not accept is named first.
+    /// - Throws: ``UsageError`` with the exclusion's sentence.
+    func checkExclusions() throws(UsageError) {
+        for exclusion in command.exclusions where values[exclusion.first.name] != nil {
+            if values[exclusion.second.name] != nil { throw usageError(exclusion.message) }
+        }
+    }
+
     /// A usage error of the command that was parsed (`Usage: plumometer COMMAND --help` follows it).
     func usageError(_ message: String) -> UsageError { UsageError(message: message, command: command.name) }
 

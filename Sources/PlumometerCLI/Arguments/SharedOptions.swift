@@ -98,6 +98,8 @@ enum ReadingOptions {
     static let all: [any OptionDeclaration] = [
         format, interval, maxContacts, profile, noProfile, smooth, summary, tare, carrier, unit, view, Flag.quiet,
     ]
+    /// `--profile FILE` and `--no-profile`: a profile, or none at all, not both (also in weigh and plot).
+    static let profileOrNone = Exclusion(profile, noProfile)
 }
 
 /// The clock of the `time` fields of readings: the kernel's (as read) or calendar time.
@@ -137,6 +139,8 @@ enum PacingOptions {
 
     /// The group, in the order help lists it.
     static let all: [any OptionDeclaration] = [speed, fast]
+    /// `--fast` or `--speed X`, not both.
+    static let fastOrSpeed = Exclusion(fast, speed)
 }
 
 extension ParsedArguments {
@@ -163,9 +167,6 @@ extension ParsedArguments {
         settings.profilePath = try value(of: ReadingOptions.profile)
         settings.carrierAtStart = flag(ReadingOptions.carrier)
         settings.ignoreSavedProfile = flag(ReadingOptions.noProfile)
-        if settings.profilePath != nil && settings.ignoreSavedProfile {
-            throw usageError("Give either --profile or --no-profile, not both.")
-        }
         settings.summary = flag(ReadingOptions.summary)
         settings.view = try value(of: ReadingOptions.view)
         return settings
@@ -182,12 +183,9 @@ extension ParsedArguments {
 }
 
 extension Pacing {
-    /// The pacing that ``PacingOptions`` ask for: `--fast`, `--speed X`, or real time.
+    /// The pacing that ``PacingOptions`` ask for: `--fast`, `--speed X`, or real time (the parser refuses both).
     init(_ arguments: ParsedArguments) throws(UsageError) {
         if arguments.flag(PacingOptions.fast) {
-            if arguments.has(PacingOptions.speed) {
-                throw arguments.usageError("Give either --fast or --speed, not both.")
-            }
             self.init(speed: nil)
         } else {
             self.init(speed: try arguments.value(of: PacingOptions.speed) ?? 1)

@@ -84,6 +84,14 @@ extension CalibrateCommand: Command {
             Options.directReference, Options.allowContactSize, Options.output, Options.save, Options.noSave,
             Options.format, Options.minR2, Flag.quiet,
         ],
+        exclusions: [
+            Exclusion(Options.save, Options.noSave),
+            Exclusion(
+                Options.point,
+                Options.reference,
+                message: "Give either --point (measured pairs) or --reference (guided), not both."
+            ),
+        ],
         discussion: """
             A guided calibration stopped by SIGINT or SIGTERM saves nothing and exits 1 (unlike the other \
             commands, for which such a stop is a success: a calibration that did not finish is not one). \
@@ -147,9 +155,6 @@ enum CalibrateCommand {
             try arguments.value(of: Options.minR2)
             ?? CalibrationGrade.acceptableRSquared
         let wantsSave = arguments.flag(Options.save)
-        if wantsSave && arguments.flag(Options.noSave) {
-            throw arguments.usageError("Give either --save or --no-save, not both.")
-        }
         try arguments.refuseSameFiles(
             outputs: [("-o", try arguments.value(of: Options.output))],
             inputs: [
@@ -159,9 +164,6 @@ enum CalibrateCommand {
         )
         let points = try arguments.values(of: Options.point)
         let references = try arguments.values(of: Options.reference)
-        if !points.isEmpty && !references.isEmpty {
-            throw arguments.usageError("Give either --point (measured pairs) or --reference (guided), not both.")
-        }
         let carrier = try arguments.value(of: Options.directReference)
         if carrier != nil && references.isEmpty {
             throw arguments.usageError(

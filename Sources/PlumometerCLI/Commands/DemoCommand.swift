@@ -18,6 +18,7 @@ extension DemoCommand: Command {
         name: "demo",
         summary: "Replay the bundled recording of a weighing session (no hardware needed).",
         options: PacingOptions.all + [Options.save] + OutputOptions.all + ReadingOptions.all,
+        exclusions: [PacingOptions.fastOrSpeed, ReadingOptions.profileOrNone],
         examples: ["plumometer demo", "plumometer demo --fast -f text", "plumometer demo --save demo.evemu"]
     )
 }

@@ -36,6 +36,7 @@ extension PlotCommand: Command {
             ReadingOptions.profile, ReadingOptions.noProfile, ReadingOptions.smooth, ReadingOptions.tare,
             ReadingOptions.unit, Flag.quiet,
         ],
+        exclusions: [ReadingOptions.profileOrNone],
         positionals: [
             PositionalSpec(
                 name: "FILE",
@@ -95,9 +96,6 @@ enum PlotCommand {
         settings.unit = try arguments.value(of: ReadingOptions.unit) ?? .grams
         settings.profilePath = try arguments.value(of: ReadingOptions.profile)
         settings.ignoreSavedProfile = arguments.flag(ReadingOptions.noProfile)
-        if settings.profilePath != nil && settings.ignoreSavedProfile {
-            throw arguments.usageError("Give either --profile or --no-profile, not both.")
-        }
         let input = try RecordingFile.input(
             path,
             selector: arguments.value(of: ReplayCommand.Options.device),

@@ -29,6 +29,7 @@ extension ReplayCommand: Command {
         name: "replay",
         summary: "Replay an evemu or `libinput record` recording through the same pipeline as a live device.",
         options: [Options.device, Options.desc] + PacingOptions.all + OutputOptions.all + ReadingOptions.all,
+        exclusions: [PacingOptions.fastOrSpeed, ReadingOptions.profileOrNone],
         positionals: [
             PositionalSpec(
                 name: "FILE",

@@ -78,6 +78,7 @@ extension StreamCommand: Command {
             Options.maxSize, Options.keep,
         ]
             + OutputOptions.all + ReadingOptions.all,
+        exclusions: [ReadingOptions.profileOrNone],
         discussion: """
             Readings go to stdout, one per frame, flushed at once; messages go to stderr. On a terminal the \
             live view draws the pad to scale with a circle per contact (m: one bar per contact instead; t: tare, \

@@ -42,6 +42,7 @@ extension WeighCommand: Command {
             Options.timeout, ReadingOptions.tare,
             ReadingOptions.carrier, ReadingOptions.profile, ReadingOptions.noProfile, ReadingOptions.unit, Flag.quiet,
         ],
+        exclusions: [ReadingOptions.profileOrNone],
         discussion: """
             Waits until every contact down is stable (its value kept within the tolerance for half a second) and \
             no new object has arrived for 3 s (the settle time, so that objects placed one by one are all \
@@ -81,9 +82,6 @@ enum WeighCommand {
     static func run(_ arguments: ParsedArguments) throws {
         let profilePath = try arguments.value(of: ReadingOptions.profile)
         let ignoreSaved = arguments.flag(ReadingOptions.noProfile)
-        if profilePath != nil && ignoreSaved {
-            throw arguments.usageError("Give either --profile or --no-profile, not both.")
-        }
         let timeout = try arguments.value(of: Options.timeout) ?? 30
         let format = try arguments.value(of: Options.format) ?? .text
         let unit = try arguments.value(of: ReadingOptions.unit) ?? .grams
