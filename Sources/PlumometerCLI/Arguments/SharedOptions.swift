@@ -26,7 +26,7 @@ extension Option where Value == String {
         }
     }
 
-    /// With `--replay`, what `-d` means (weigh, probe, calibrate): ``RecordingDeviceChoice``.
+    /// With `--replay`, what `-d` means (weigh, probe, calibrate: ``ReadingSelection``): ``RecordingDeviceChoice``.
     static let replayDeviceHelp =
         "With --replay, which device of the recording (index, node or a part of its name only it has)."
 
@@ -141,18 +141,6 @@ enum PacingOptions {
     static let all: [any OptionDeclaration] = [speed, fast]
     /// `--fast` or `--speed X`, not both.
     static let fastOrSpeed = Exclusion(fast, speed)
-}
-
-extension ParsedArguments {
-    /// `--desc FILE` (replay's) of a command that reads a recording with `replay` (`--replay FILE`): the
-    /// description of a FILE of bare events; a usage error without `--replay`.
-    func recordingDescription(replay: Option<String>) throws(UsageError) -> String? {
-        guard let description = try value(of: ReplayCommand.Options.desc) else { return nil }
-        guard has(replay) else {
-            throw usageError("--desc describes the device of a --replay FILE of events; give --replay FILE too.")
-        }
-        return description
-    }
 }
 
 extension ParsedArguments {

@@ -6,11 +6,10 @@ import PlumometerSession
 extension CalibrateCommand: Command {
     /// `calibrate`'s options.
     enum Options {
-        static let device = Option.inputDevice(
-            help: "The device to calibrate (identity and range; interactive readings). " + Option.replayDeviceHelp
-        )
-        static let replay = Option.replayFile(
-            help: "Take the device identity and range from a recording instead."
+        /// `-d`, `--replay`, `--desc`.
+        static let selection = ReadingSelection.Options(
+            device: "The device to calibrate (identity and range; interactive readings).",
+            replay: "Take the device identity and range from a recording instead."
         )
         static let point = Option<CalibrationPoint>(
             "point",
@@ -79,9 +78,9 @@ extension CalibrateCommand: Command {
     static let spec = CommandSpec(
         name: "calibrate",
         summary: "Fit grams to raw pressure from reference weights and save a per-device profile.",
-        options: [
-            Options.device, Options.replay, ReplayCommand.Options.desc, Options.point, Options.reference,
-            Options.directReference, Options.allowContactSize, Options.output, Options.save, Options.noSave,
+        options: Options.selection.all + [
+            Options.point, Options.reference, Options.directReference, Options.allowContactSize, Options.output,
+            Options.save, Options.noSave,
             Options.format, Options.minR2, Flag.quiet,
         ],
         exclusions: [
@@ -155,11 +154,12 @@ enum CalibrateCommand {
             try arguments.value(of: Options.minR2)
             ?? CalibrationGrade.acceptableRSquared
         let wantsSave = arguments.flag(Options.save)
+        let selection = try ReadingSelection(arguments, Options.selection)
         try arguments.refuseSameFiles(
             outputs: [("-o", try arguments.value(of: Options.output))],
             inputs: [
-                ("--replay", try arguments.value(of: Options.replay)),
-                ("--desc", try arguments.value(of: ReplayCommand.Options.desc)),
+                ("--replay", selection.replay),
+                ("--desc", selection.description),
             ]
         )
         let points = try arguments.values(of: Options.point)
@@ -202,9 +202,9 @@ enum CalibrateCommand {
         // A source, the consumer built once the device is known, one run.
         let session = try Session()
         let source = try ConsumerSource(
-            device: arguments.value(of: Options.device),
-            replay: arguments.value(of: Options.replay),
-            description: try arguments.recordingDescription(replay: Options.replay),
+            device: selection.device,
+            replay: selection.replay,
+            description: selection.description,
             in: session
         ) { device in
             guard let guide = try begin(device.description) else { return nil }
@@ -255,7 +255,7 @@ enum CalibrateCommand {
         // A recording's identity is often a real device's: its profile would apply to that device, so a replayed
         // calibration is saved only when asked for.
         let output = try arguments.value(of: Options.output)
-        let save = !arguments.flag(Options.noSave) && (!arguments.has(Options.replay) || output != nil || wantsSave)
+        let save = !arguments.flag(Options.noSave) && (selection.replay == nil || output != nil || wantsSave)
         if save {
             let path = output ?? ProfileStore.defaultPath(for: description.identity)
             try ProfileStore.save(calibration, to: path)

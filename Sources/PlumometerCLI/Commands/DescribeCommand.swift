@@ -10,10 +10,10 @@ extension DescribeCommand: Command {
             help:
                 "The device (default: the best one found); with FILE, which of its devices (index, node or a part of its name only it has)."
         )
-        /// replay's `--desc FILE`, for a FILE of bare events.
-        static let desc = ReplayCommand.Options.desc
-        /// list's `-f, --format text|json`.
-        static let format = ListCommand.Options.format
+        /// `--desc FILE`, for a FILE of bare events.
+        static let desc = RecordingOptions.desc
+        /// `-f, --format text|json`, as list's.
+        static let format = ReportOptions.format
     }
 
     static let spec = CommandSpec(

@@ -6,12 +6,7 @@ import PlumometerSession
 extension ListCommand: Command {
     /// `list`'s options.
     enum Options {
-        static let format = Option<ReportFormat>.choice(
-            "format",
-            short: "f",
-            cases: ReportFormat.allCases,
-            help: "Output format (default text)."
-        )
+        static let format = ReportOptions.format
         static let all = Flag(
             "all",
             short: "a",

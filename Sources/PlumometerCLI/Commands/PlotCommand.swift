@@ -32,7 +32,7 @@ extension PlotCommand: Command {
         name: "plot",
         summary: "Draw a recording as an SVG: weight over time per contact, and where each contact sat on the pad.",
         options: [
-            Options.output, ReplayCommand.Options.device, ReplayCommand.Options.desc, Options.from, Options.to,
+            Options.output, RecordingOptions.device, RecordingOptions.desc, Options.from, Options.to,
             ReadingOptions.profile, ReadingOptions.noProfile, ReadingOptions.smooth, ReadingOptions.tare,
             ReadingOptions.unit, Flag.quiet,
         ],
@@ -83,7 +83,7 @@ enum PlotCommand {
         try arguments.refuseSameFiles(
             outputs: [("-o", destination)],
             inputs: [
-                ("FILE", path), ("--desc", try arguments.value(of: ReplayCommand.Options.desc)),
+                ("FILE", path), ("--desc", try arguments.value(of: RecordingOptions.desc)),
                 ("--profile", try arguments.value(of: ReadingOptions.profile)),
             ]
         )
@@ -98,8 +98,8 @@ enum PlotCommand {
         settings.ignoreSavedProfile = arguments.flag(ReadingOptions.noProfile)
         let input = try RecordingFile.input(
             path,
-            selector: arguments.value(of: ReplayCommand.Options.device),
-            description: arguments.value(of: ReplayCommand.Options.desc)
+            selector: arguments.value(of: RecordingOptions.device),
+            description: arguments.value(of: RecordingOptions.desc)
         )
         let file = path == "-" ? standardInputName : path.split(separator: "/").last.map(String.init) ?? path
         // The recording as it arrives, into a reading pipeline whose output is the plot: one run.

@@ -6,11 +6,10 @@ import PlumometerSession
 extension ProbeCommand: Command {
     /// `probe`'s options.
     enum Options {
-        static let device = Option.inputDevice(
-            help: "The device to probe (default: the best one found). " + Option.replayDeviceHelp
-        )
-        static let replay = Option.replayFile(
-            help: "Probe a recording of the four gestures instead; a .desc alone gives the static part only."
+        /// `-d`, `--replay`, `--desc`.
+        static let selection = ReadingSelection.Options(
+            device: "The device to probe (default: the best one found).",
+            replay: "Probe a recording of the four gestures instead; a .desc alone gives the static part only."
         )
         static let staticOnly = Flag("static", help: "Only the static part: what the device description says.")
         static let format = Option<ReportFormat>.choice(
@@ -31,10 +30,7 @@ extension ProbeCommand: Command {
     static let spec = CommandSpec(
         name: "probe",
         summary: "Find out what a device's pressure axis measures: force, contact size, or nothing usable.",
-        options: [
-            Options.device, Options.replay, ReplayCommand.Options.desc, Options.staticOnly, Options.format,
-            Options.stepTimeout, Flag.quiet,
-        ],
+        options: Options.selection.all + [Options.staticOnly, Options.format, Options.stepTimeout, Flag.quiet],
         discussion: """
             The static part reads the device description alone: the pressure axis, its range and resolution, \
             INPUT_PROP_PRESSUREPAD, INPUT_PROP_SEMI_MT, fake multitouch, empty, inverted or copied ranges, a \
@@ -65,16 +61,17 @@ enum ProbeCommand {
         }
         let staticOnly = arguments.flag(Options.staticOnly)
         // A source, the guided probe (unless --static, or a recording without events), one run.
-        let replay = try arguments.value(of: Options.replay)
+        let selection = try ReadingSelection(arguments, Options.selection)
+        let replay = selection.replay
         // A recording is read as a recording: its gestures are looked for on its own time, nobody is prompted.
         configuration.fromRecording = replay != nil
         let session = try Session()
         var found: OpenedDevice?
         var probe: GuidedProbe?
         let source = try ConsumerSource(
-            device: arguments.value(of: Options.device),
+            device: selection.device,
             replay: replay,
-            description: try arguments.recordingDescription(replay: Options.replay),
+            description: selection.description,
             in: session
         ) { device in
             found = device

@@ -4,31 +4,11 @@ import PlumometerRecording
 import PlumometerSession
 
 extension ReplayCommand: Command {
-    /// `replay`'s own options; the others are ``PacingOptions`` and ``ReadingOptions``.
-    enum Options {
-        static let device = Option<String>(
-            "device",
-            short: "d",
-            value: "NAME",
-            help: "With several devices in one recording: which one (index, node, or a part of its name only it has)."
-        ) { text throws(ValueError) in
-            guard !text.isEmpty else {
-                throw .invalid(text, for: "device", expected: "an index, a node or part of a device's name")
-            }
-            return text
-        }
-        static let desc = Option<String>(
-            "desc",
-            value: "FILE",
-            completion: .file,
-            help: "The evemu device description for a FILE that holds only events (default: a .desc beside it)."
-        )
-    }
-
     static let spec = CommandSpec(
         name: "replay",
         summary: "Replay an evemu or `libinput record` recording through the same pipeline as a live device.",
-        options: [Options.device, Options.desc] + PacingOptions.all + OutputOptions.all + ReadingOptions.all,
+        options: [RecordingOptions.device, RecordingOptions.desc] + PacingOptions.all + OutputOptions.all
+            + ReadingOptions.all,
         exclusions: [PacingOptions.fastOrSpeed, ReadingOptions.profileOrNone],
         positionals: [
             PositionalSpec(
@@ -54,8 +34,8 @@ enum ReplayCommand {
         let pacing = try Pacing(arguments)
         let input = try RecordingFile.input(
             path,
-            selector: arguments.value(of: Options.device),
-            description: arguments.value(of: Options.desc)
+            selector: arguments.value(of: RecordingOptions.device),
+            description: arguments.value(of: RecordingOptions.desc)
         )
         try play(
             input,

@@ -6,12 +6,11 @@ import PlumometerSession
 extension WeighCommand: Command {
     /// `weigh`'s own options; the tare, profile and unit options are the reading commands' (``ReadingOptions``).
     enum Options {
-        static let device = Option.inputDevice(
-            help: "The device: /dev/input/eventN, or a substring of its name. Default: the best force-sensing device. "
-                + Option.replayDeviceHelp
-        )
-        static let replay = Option.replayFile(
-            help: "Weigh what a recording shows instead of a device (evemu or libinput record)."
+        /// `-d`, `--replay`, `--desc`.
+        static let selection = ReadingSelection.Options(
+            device:
+                "The device: /dev/input/eventN, or a substring of its name. Default: the best force-sensing device.",
+            replay: "Weigh what a recording shows instead of a device (evemu or libinput record)."
         )
         static let format = Option<WeighFormat>.choice(
             "format",
@@ -37,10 +36,9 @@ extension WeighCommand: Command {
     static let spec = CommandSpec(
         name: "weigh",
         summary: "A kitchen scale in one command: wait until everything down rests still, print its weights, exit.",
-        options: [
-            Options.device, Options.replay, ReplayCommand.Options.desc, Options.format, Options.objects,
-            Options.timeout, ReadingOptions.tare,
-            ReadingOptions.carrier, ReadingOptions.profile, ReadingOptions.noProfile, ReadingOptions.unit, Flag.quiet,
+        options: Options.selection.all + [
+            Options.format, Options.objects, Options.timeout, ReadingOptions.tare, ReadingOptions.carrier,
+            ReadingOptions.profile, ReadingOptions.noProfile, ReadingOptions.unit, Flag.quiet,
         ],
         exclusions: [ReadingOptions.profileOrNone],
         discussion: """
@@ -91,7 +89,7 @@ enum WeighCommand {
         )
         let wait = WeighingWait(objects: try arguments.value(of: Options.objects))
 
-        let descriptionFile = try arguments.recordingDescription(replay: Options.replay)
+        let selection = try ReadingSelection(arguments, Options.selection)
         func weighingOf(_ description: DeviceDescription, _ path: String) throws -> Weighing {
             try Weighing(description, path: path, start: start, wait: wait, profile: (profilePath, ignoreSaved))
         }
@@ -99,9 +97,9 @@ enum WeighCommand {
         let session = try Session()
         var weighing: Weighing?
         let source = try ConsumerSource(
-            device: arguments.value(of: Options.device),
-            replay: arguments.value(of: Options.replay),
-            description: descriptionFile,
+            device: selection.device,
+            replay: selection.replay,
+            description: selection.description,
             in: session,
             liveTimeout: timeout
         ) { device in
