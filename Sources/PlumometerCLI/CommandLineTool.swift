@@ -40,10 +40,14 @@ public enum CommandLineTool {
             Diagnostics.note("stopped")
             return 0
         } catch {
-            Diagnostics.error(String(describing: error))
+            Diagnostics.error(message(for: error))
             return 1
         }
     }
+
+    /// The sentence a runtime failure is reported in: the error's own description (a ``CommandFailure`` puts its
+    /// context around its cause's, which it kept whole until here).
+    static func message(for error: any Error) -> String { String(describing: error) }
 
     /// Picks the command, parses its arguments against its table and runs it; `COMMAND --help` prints its help.
     private static func dispatch(_ arguments: [String]) throws {

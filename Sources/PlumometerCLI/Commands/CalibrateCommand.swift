@@ -231,7 +231,7 @@ enum CalibrateCommand {
                 throw CLIError.runtime("calibration interrupted before every weight was captured; nothing was saved.")
             }
             if let failure = guide.failure {
-                throw CLIError.runtime("calibration refused: \(failure) Nothing was saved.")
+                throw CommandFailure("calibration refused: ", cause: failure, " Nothing was saved.")
             }
             guard guide.isDone else {
                 throw CLIError.runtime("calibration incomplete: \(guide.incomplete) Nothing was saved.")
@@ -248,7 +248,7 @@ enum CalibrateCommand {
                 basis: basis
             )
         } catch {
-            throw CLIError.runtime("calibration of '\(description.name)' refused: \(error)")
+            throw CommandFailure("calibration of '\(description.name)' refused: ", cause: error)
         }
         calibration.measuresContactArea = contactArea
         var savedPath: String?

@@ -57,7 +57,7 @@ enum DemoCommand {
                 )
             }
         } catch let error as RecordingError {
-            throw CLIError.runtime("the bundled demo recording is damaged: \(error.description)")
+            throw CommandFailure("the bundled demo recording is damaged: ", cause: error)
         }
     }
 }

@@ -38,7 +38,7 @@ enum ListCommand {
         do throws(UdevError) {
             report = try DeviceDiscovery.scan(includeSkipped: arguments.flag(Options.all))
         } catch {
-            throw CLIError.runtime("cannot list input devices: \(error)")
+            throw CommandFailure("cannot list input devices: ", cause: error)
         }
         let devices = (report.ranked + report.devices.filter { !$0.isUsable }).map(DeviceListEntry.init)
         let json = try arguments.value(of: Options.format) == .json

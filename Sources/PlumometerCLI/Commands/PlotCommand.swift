@@ -126,9 +126,11 @@ enum PlotCommand {
             !Runtime.current.files.isFIFO(destination)
         {
             // Only a whole recording replaces a plot already there: a partial one would pass for it.
-            throw CLIError.runtime(
-                "\(failure); \(destination) was left as it was (a plot of the \(output.count) readings before the "
-                    + "error goes to a new file: -o another.svg)"
+            throw CommandFailure(
+                "",
+                cause: failure,
+                "; \(destination) was left as it was (a plot of the \(output.count) readings before the error goes "
+                    + "to a new file: -o another.svg)"
             )
         } else {
             try Runtime.current.files.write(svg, to: destination)
