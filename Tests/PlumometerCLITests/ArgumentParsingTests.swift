@@ -41,7 +41,7 @@ import Testing
         #expect(error?.command == "replay")
         let points = try parse(["--point", "0:0", "--point", "100:5g"], as: CalibrateCommand.spec)
         #expect(
-            try points.values(of: CalibrateCommand.Options.point) == [
+            try points.values(of: CalibrationInput.Options.point) == [
                 CalibrationPoint(pressure: 0, grams: 0), CalibrationPoint(pressure: 100, grams: 5),
             ]
         )

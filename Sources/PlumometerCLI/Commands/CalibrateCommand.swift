@@ -11,61 +11,6 @@ extension CalibrateCommand: Command {
             device: "The device to calibrate (identity and range; interactive readings).",
             replay: "Take the device identity and range from a recording instead."
         )
-        static let point = Option<CalibrationPoint>(
-            "point",
-            value: "RAW:GRAMS",
-            repeatable: true,
-            help:
-                "A measured point: raw pressure and every gram on the pad (placed directly: the fit's intercept is the pad's offset). Two or more make a non-interactive calibration.",
-            convert: parsePoint
-        )
-        static let reference = Option<(label: String, grams: Double)>(
-            "reference",
-            value: "MASS",
-            completion: .referenceWeight,
-            repeatable: true,
-            help: "A reference weight to place (interactive): '2x 5.67g', 'us-quarter', '3x 1-euro', '10g'.",
-            convert: parseReference
-        )
-        static let directReference = Option<(label: String, grams: Double)>(
-            "direct-reference",
-            value: "MASS",
-            completion: .referenceWeight,
-            help:
-                "The carrier is this known reference, placed first directly on the pad (guided): the fit then measures the pad's offset too.",
-            convert: parseReference
-        )
-        static let allowContactSize = Flag(
-            "allow-contact-size",
-            help:
-                "Calibrate a contact-size device anyway: its 'grams' then map contact area, not weight, and say so wherever they are read."
-        )
-        static let output = Option<String>(
-            "output",
-            short: "o",
-            value: "FILE",
-            completion: .file,
-            help:
-                "Save the profile here instead of the default location (- for stdout: the fit's summary then goes to stderr)."
-        )
-        static let noSave = Flag("no-save", help: "Print the fit but do not save a profile.")
-        static let save = Flag(
-            "save",
-            help: "With --replay: save the profile to the default location (a recording saves nothing unless asked)."
-        )
-        static let format = Option<ReportFormat>.choice(
-            "format",
-            short: "f",
-            cases: ReportFormat.allCases,
-            help: "Output format of the fit (default text)."
-        )
-        static let minR2 = Option<Double>.number(
-            "min-r2",
-            value: "R2",
-            above: 0,
-            maximum: 1,
-            help: "Refuse fits with R\u{B2} below this (default 0.97)."
-        )
     }
 
     /// The coins `--reference` (and `--point RAW:NAME`) accept by name, with their mints' masses: the help's list,
@@ -79,18 +24,12 @@ extension CalibrateCommand: Command {
         name: "calibrate",
         summary: "Fit grams to raw pressure from reference weights and save a per-device profile.",
         options: Options.selection.all + [
-            Options.point, Options.reference, Options.directReference, Options.allowContactSize, Options.output,
-            Options.save, Options.noSave,
-            Options.format, Options.minR2, Flag.quiet,
+            CalibrationInput.Options.point, CalibrationInput.Options.reference,
+            CalibrationInput.Options.directReference, CalibrationInput.Options.allowContactSize,
+            ProfileOutput.Options.output, ProfileOutput.Options.save, ProfileOutput.Options.noSave,
+            ProfileOutput.Options.format, CalibrationInput.Options.minR2, Flag.quiet,
         ],
-        exclusions: [
-            Exclusion(Options.save, Options.noSave),
-            Exclusion(
-                Options.point,
-                Options.reference,
-                message: "Give either --point (measured pairs) or --reference (guided), not both."
-            ),
-        ],
+        exclusions: [ProfileOutput.Options.saveOrNot, CalibrationInput.Options.pointsOrReferences],
         discussion: """
             A guided calibration stopped by SIGINT or SIGTERM saves nothing and exits 1 (unlike the other \
             commands, for which such a stop is a success: a calibration that did not finish is not one). \
@@ -115,32 +54,6 @@ extension CalibrateCommand: Command {
             "plumometer demo --save demo.evemu && plumometer calibrate --replay demo.evemu --point 0:0 --point 1200:1200 --point 2400:2400",
         ]
     )
-
-    /// `RAW:GRAMS`, where GRAMS may also be a reference weight (`1830:us-quarter`, `3650:2x us-quarter`).
-    static func parsePoint(_ text: String) throws(ValueError) -> CalibrationPoint {
-        // A raw pressure is what the device reports: a whole number (as in the JSON `pressure` field).
-        guard let colon = text.firstIndex(of: ":"), let raw = Int32(text[..<colon]) else {
-            throw ValueError(
-                message:
-                    "'\(text)' is not a point; write RAW:GRAMS with RAW a whole raw pressure, e.g. --point 1830:5.67."
-            )
-        }
-        let massText = String(text[text.index(after: colon)...])
-        do {
-            return CalibrationPoint(pressure: Double(raw), grams: try ReferenceWeight.parseMass(massText))
-        } catch {
-            throw ValueError(message: "In --point '\(text)': \(error)")
-        }
-    }
-
-    /// A reference weight to place, with the words it was given in (the prompt repeats them).
-    static func parseReference(_ text: String) throws(ValueError) -> (label: String, grams: Double) {
-        do {
-            return (text, try ReferenceWeight.parseMass(text))
-        } catch {
-            throw ValueError(message: "In --reference '\(text)': \(error)")
-        }
-    }
 }
 
 /// `plumometer calibrate`: fits grams against raw pressure and saves a per-device profile.
@@ -150,32 +63,15 @@ extension CalibrateCommand: Command {
 /// device (or from a recording with `--replay`, which scripts the same flow).
 enum CalibrateCommand {
     static func run(_ arguments: ParsedArguments) throws {
-        let minimumRSquared =
-            try arguments.value(of: Options.minR2)
-            ?? CalibrationGrade.acceptableRSquared
-        let wantsSave = arguments.flag(Options.save)
         let selection = try ReadingSelection(arguments, Options.selection)
+        let profile = try ProfileOutput(arguments)
         try arguments.refuseSameFiles(
-            outputs: [("-o", try arguments.value(of: Options.output))],
-            inputs: [
-                ("--replay", selection.replay),
-                ("--desc", selection.description),
-            ]
+            outputs: [("-o", profile.path)],
+            inputs: [("--replay", selection.replay), ("--desc", selection.description)]
         )
-        let points = try arguments.values(of: Options.point)
-        let references = try arguments.values(of: Options.reference)
-        let carrier = try arguments.value(of: Options.directReference)
-        if carrier != nil && references.isEmpty {
-            throw arguments.usageError(
-                "--direct-reference is the carrier of a guided calibration: give --reference weights to add on it."
-            )
-        }
-        if points.isEmpty && references.isEmpty {
-            throw arguments.usageError(
-                "Nothing to calibrate with: give two or more --point RAW:GRAMS, or --reference weights to place one by one."
-            )
-        }
-        let allowContactSize = arguments.flag(Options.allowContactSize)
+        let input = try CalibrationInput(arguments)
+        let (points, references, carrier) = (input.points, input.references, input.carrier)
+        let allowContactSize = input.allowContactSize
         // What the device is decides the rest: the checks, then (with --reference) the guide frames go into.
         var checked: (description: DeviceDescription, range: AxisInfo, contactArea: Bool)?
         var guide: GuidedCalibration?
@@ -222,56 +118,49 @@ enum CalibrateCommand {
         }
         let (description, range, contactArea) = checked
         if let failure = source.failure { throw failure }
-        // Points are everything on the pad; a guided flow's grams are what was added on the carrier, unless the
-        // carrier is a known reference itself.
-        let basis: CalibrationBasis = points.isEmpty && carrier == nil ? .carrier : .direct
-        var measured = points
-        if let guide {
-            if session.stoppedBySignal && !guide.isDone && guide.failure == nil {
-                throw CLIError.runtime("calibration interrupted before every weight was captured; nothing was saved.")
-            }
-            if let failure = guide.failure {
-                throw CommandFailure("calibration refused: ", cause: failure, " Nothing was saved.")
-            }
-            guard guide.isDone else {
-                throw CLIError.runtime("calibration incomplete: \(guide.incomplete) Nothing was saved.")
-            }
-            measured = guide.points
+        let measured = try guide.map { try captured($0, stoppedBySignal: session.stoppedBySignal) } ?? points
+        let calibration = try fit(measured, of: description, range: range, contactArea: contactArea, input: input)
+        try profile.deliver(calibration, fromRecording: selection.replay != nil)
+    }
+
+    /// The points a guided flow captured, or why there are none: interrupted, refused, or incomplete.
+    /// - Throws: ``CLIError`` or ``CommandFailure`` (with the ``CalibrationGuideError``); nothing is saved.
+    static func captured(_ guide: GuidedCalibration, stoppedBySignal: Bool) throws -> [CalibrationPoint] {
+        if stoppedBySignal && !guide.isDone && guide.failure == nil {
+            throw CLIError.runtime("calibration interrupted before every weight was captured; nothing was saved.")
         }
+        if let failure = guide.failure {
+            throw CommandFailure("calibration refused: ", cause: failure, " Nothing was saved.")
+        }
+        guard guide.isDone else {
+            throw CLIError.runtime("calibration incomplete: \(guide.incomplete) Nothing was saved.")
+        }
+        return guide.points
+    }
+
+    /// The line through `points` for `description`'s pressure `range`, as `input` asks for it.
+    /// - Throws: ``CommandFailure`` with the ``CalibrationError`` that refused the fit.
+    static func fit(
+        _ points: [CalibrationPoint],
+        of description: DeviceDescription,
+        range: AxisInfo,
+        contactArea: Bool,
+        input: CalibrationInput
+    ) throws -> Calibration {
         var calibration: Calibration
         do {
             calibration = try Calibration.fit(
-                points: measured,
+                points: points,
                 device: description.identity,
                 pressureRange: range,
-                minimumRSquared: minimumRSquared,
-                basis: basis
+                minimumRSquared: input.minimumRSquared,
+                basis: input.basis
             )
         } catch {
             throw CommandFailure("calibration of '\(description.name)' refused: ", cause: error)
         }
         calibration.measuresContactArea = contactArea
-        var savedPath: String?
-        // A recording's identity is often a real device's: its profile would apply to that device, so a replayed
-        // calibration is saved only when asked for.
-        let output = try arguments.value(of: Options.output)
-        let save = !arguments.flag(Options.noSave) && (selection.replay == nil || output != nil || wantsSave)
-        if save {
-            let path = output ?? ProfileStore.defaultPath(for: description.identity)
-            try ProfileStore.save(calibration, to: path)
-            savedPath = path
-        }
-        let why = arguments.flag(Options.noSave) ? "--no-save" : "a recording: --save or -o FILE saves it"
-        let summary =
-            try arguments.value(of: Options.format) == .json
-            ? CalibrationReport.json(calibration, savedPath: savedPath)
-            : CalibrationReport.text(calibration, savedPath: savedPath, notSaved: why)
-        // `-o -`: standard output carries the profile, so the summary goes to standard error.
-        if savedPath == "-" {
-            Diagnostics.writeError(summary)
-        } else {
-            try StandardOutput.write(summary)
-        }
+        return calibration
     }
 
     /// Refuses a device whose pressure is no weight: `bogus` always (its axis carries no pressure), `contact-size`
