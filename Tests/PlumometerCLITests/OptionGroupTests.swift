@@ -1,4 +1,6 @@
 import PlumometerCore
+import PlumometerSession
+import PlumometerTestKit
 import Testing
 
 @testable import PlumometerCLI
@@ -61,5 +63,43 @@ import Testing
             try destination(["--save"], fromRecording: true)?.hasSuffix("/plumometer/0003-0001-0002-pad.json") == true
         )
         #expect(try destination([], fromRecording: false)?.hasSuffix("/plumometer/0003-0001-0002-pad.json") == true)
+    }
+
+    @Test func aPlotRequestNeedsAnSVGAndAWindowInOrder() throws {
+        func request(_ arguments: [String]) throws -> PlotRequest {
+            let parsed = try parse(["rec.evemu"] + arguments, as: PlotCommand.spec)
+            return try Runtime.with(.embedded(console: CapturingConsole())) { try PlotRequest(parsed) }
+        }
+        #expect(expectUsageError { try request([]) }?.message == "Name the SVG to write with -o FILE.")
+        #expect(
+            expectUsageError { try request(["-o", "out/a.PNG"]) }?.message
+                == "plot writes SVG, not what 'a.PNG' is named for: give -o FILE.svg, and convert it if you need "
+                + "another format (rsvg-convert FILE.svg -o FILE.png)."
+        )
+        #expect(
+            expectUsageError { try request(["-o", "a.svg", "--from", "3", "--to", "1"]) }?.message
+                == "--to must not be before --from."
+        )
+        let window = try request(["-o", "A.SVG", "--from", "1.5", "--to", "1.5"])
+        #expect(window.destination == "A.SVG" && window.from == 1.5 && window.to == 1.5)
+        #expect(try request(["-o", "-"]).from == 0)
+    }
+
+    @Test func aStreamOutputRotatesAFileOnly() throws {
+        func output(_ arguments: [String]) throws(UsageError) -> StreamOutput {
+            try StreamOutput(parse(arguments, as: StreamCommand.spec))
+        }
+        #expect(
+            expectUsageError { try output(["--max-size", "1M"]) }?.message
+                == "--max-size rotates the file of -o FILE; give -o FILE (stdout is no file)."
+        )
+        #expect(expectUsageError { try output(["-o", "-", "--max-size", "1M"]) } != nil)
+        #expect(
+            expectUsageError { try output(["-o", "log", "--keep", "2"]) }?.message
+                == "--keep says how many rotated files --max-size keeps; give --max-size too."
+        )
+        let rotated = try output(["-o", "log", "--max-size", "8K", "--count", "5", "--timestamps", "wall"]).settings
+        #expect(rotated.file == "log" && rotated.frameLimit == 5 && rotated.wallTimestamps)
+        #expect(rotated.rotation?.maximumSize == 8192 && rotated.rotation?.keep == 3)
     }
 }

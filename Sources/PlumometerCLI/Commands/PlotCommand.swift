@@ -5,34 +5,13 @@ import PlumometerRecording
 import PlumometerSession
 
 extension PlotCommand: Command {
-    /// `plot`'s own options; `--profile`, `--tare`, `--smooth` and `--unit` are replay's.
-    enum Options {
-        static let output = Option<String>(
-            "output",
-            short: "o",
-            value: "FILE",
-            completion: .file,
-            help: "Write the SVG to FILE (required; FILE.svg, a FIFO, or - for standard output)."
-        )
-        static let from = seconds("from", help: "Plot from SECONDS after the recording's first event (default 0).")
-        static let to = seconds("to", help: "Plot up to SECONDS after the recording's first event (default: the end).")
-
-        /// A time in seconds from the start, 0 to a year.
-        static func seconds(_ name: String, help: String) -> Option<Double> {
-            Option(name, value: "SECONDS", help: help) { text throws(ValueError) in
-                guard let number = Double(text), number.isFinite, number >= 0, number <= 31_536_000 else {
-                    throw .invalid(text, for: name, expected: "a number of seconds from 0 to 31536000")
-                }
-                return number
-            }
-        }
-    }
-
+    /// `plot`'s own options are ``PlotRequest``'s; `--profile`, `--tare`, `--smooth` and `--unit` are replay's.
     static let spec = CommandSpec(
         name: "plot",
         summary: "Draw a recording as an SVG: weight over time per contact, and where each contact sat on the pad.",
         options: [
-            Options.output, RecordingOptions.device, RecordingOptions.desc, Options.from, Options.to,
+            PlotRequest.Options.output, RecordingOptions.device, RecordingOptions.desc, PlotRequest.Options.from,
+            PlotRequest.Options.to,
             ReadingOptions.profile, ReadingOptions.noProfile, ReadingOptions.smooth, ReadingOptions.tare,
             ReadingOptions.unit, Flag.quiet,
         ],
@@ -68,18 +47,8 @@ enum PlotCommand {
 
     static func run(_ arguments: ParsedArguments) throws {
         let path = arguments.positionals[0]
-        guard let destination = try arguments.value(of: Options.output) else {
-            throw arguments.usageError("Name the SVG to write with -o FILE.")
-        }
-        // plot writes SVG only: an SVG under another name (x.png) opens as a broken image. A FIFO is written into
-        // whatever its name (its reader takes the SVG; docs/reliability.md), as standard output is.
-        if destination != "-", !destination.lowercased().hasSuffix(".svg"), !Runtime.current.files.isFIFO(destination) {
-            let name = destination.split(separator: "/").last.map(String.init) ?? destination
-            throw arguments.usageError(
-                "plot writes SVG, not what '\(name.forTerminalName)' is named for: give -o FILE.svg, and convert it if "
-                    + "you need another format (rsvg-convert FILE.svg -o FILE.png)."
-            )
-        }
+        let request = try PlotRequest(arguments)
+        let destination = request.destination
         try arguments.refuseSameFiles(
             outputs: [("-o", destination)],
             inputs: [
@@ -87,9 +56,6 @@ enum PlotCommand {
                 ("--profile", try arguments.value(of: ReadingOptions.profile)),
             ]
         )
-        let from = try arguments.value(of: Options.from) ?? 0
-        let to = try arguments.value(of: Options.to)
-        if let to, to < from { throw arguments.usageError("--to must not be before --from.") }
         var settings = ReadingSettings()
         settings.smooth = arguments.flag(ReadingOptions.smooth)
         settings.tareAtStart = arguments.flag(ReadingOptions.tare)
@@ -103,7 +69,7 @@ enum PlotCommand {
         )
         let file = path == "-" ? standardInputName : path.split(separator: "/").last.map(String.init) ?? path
         // The recording as it arrives, into a reading pipeline whose output is the plot: one run.
-        let output = PlotOutput(file: file, from: from, to: to, unit: settings.unit)
+        let output = PlotOutput(file: file, from: request.from, to: request.to, unit: settings.unit)
         let session = try Session(output: output, settings: settings)
         let source = session.recording(input, pacing: Pacing(speed: nil), consequence: "there is nothing to plot")
         try session.run(source)

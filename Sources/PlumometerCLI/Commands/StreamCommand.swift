@@ -15,13 +15,6 @@ extension StreamCommand: Command {
             help:
                 "Grab the device (EVIOCGRAB) so no other program sees its events. Off by default: you keep your pointer."
         )
-        static let output = Option<String>(
-            "output",
-            short: "o",
-            value: "FILE",
-            completion: .file,
-            help: "Append readings to FILE instead of writing them to stdout (created when missing; never a symlink)."
-        )
         // A year at most, as for record: within Int64 microseconds.
         static let duration = Option<Double>.number(
             "duration",
@@ -29,40 +22,12 @@ extension StreamCommand: Command {
             maximum: 31_536_000,
             help: "Stop after S seconds (default: until a signal or q)."
         )
-        static let count = Option<Int>.wholeNumber(
-            "count",
-            value: "N",
-            range: 1...Int(Int32.max),
-            help: "Stop after N frame records."
-        )
         static let record = Option<String>(
             "record",
             value: "FILE",
             completion: .file,
             help:
                 "Also keep the raw events read in FILE: evemu, or libinput record YAML for a .yml/.yaml FILE (replay it for the same frames)."
-        )
-        static let maxSize = Option<Int64>(
-            "max-size",
-            value: "SIZE",
-            help:
-                "With -o FILE: once FILE reaches SIZE bytes (K, M, G: KiB, MiB, GiB) it becomes FILE.1 and a new FILE begins, so a log never fills a disk."
-        ) { text throws(ValueError) in
-            let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-            let unit = text.last.flatMap { units[Character($0.uppercased())] }
-            let digits = unit == nil ? Substring(text) : text.dropLast()
-            guard let number = Int64(digits), number >= 1, number <= (1 << 50) / (unit ?? 1),
-                number * (unit ?? 1) >= 4096
-            else {
-                throw .invalid(text, for: "max-size", expected: "a size of at least 4096 bytes, such as 64M or 500K")
-            }
-            return number * (unit ?? 1)
-        }
-        static let keep = Option<Int>.wholeNumber(
-            "keep",
-            value: "N",
-            range: 0...100,
-            help: "With --max-size: keep the N newest older files, FILE.1 to FILE.N (default 3; 0 keeps none)."
         )
         static let wait = Flag(
             "wait",
@@ -74,8 +39,8 @@ extension StreamCommand: Command {
         name: "stream",
         summary: "Read a pressure-sensing device and write one reading per frame (the default command).",
         options: [
-            Options.device, Options.grab, Options.wait, Options.output, Options.record, Options.duration, Options.count,
-            Options.maxSize, Options.keep,
+            Options.device, Options.grab, Options.wait, StreamOutput.Options.output, Options.record, Options.duration,
+            StreamOutput.Options.count, StreamOutput.Options.maxSize, StreamOutput.Options.keep,
         ]
             + OutputOptions.all + ReadingOptions.all,
         exclusions: [ReadingOptions.profileOrNone],
@@ -104,18 +69,8 @@ enum StreamCommand {
         // Every value checked before anything is opened: a bad --duration used to open the device and write its
         // `device` record before the usage error.
         let duration = try arguments.value(of: Options.duration).map { Int64($0 * 1_000_000) }
-        var output = try arguments.outputSettings()
-        output.file = try arguments.value(of: Options.output)
-        output.frameLimit = try arguments.value(of: Options.count)
+        let output = try StreamOutput(arguments).settings
         let recordPath = try arguments.value(of: Options.record)
-        if let size = try arguments.value(of: Options.maxSize) {
-            guard let file = output.file, file != "-" else {
-                throw arguments.usageError("--max-size rotates the file of -o FILE; give -o FILE (stdout is no file).")
-            }
-            output.rotation = Rotation(maximumSize: size, keep: try arguments.value(of: Options.keep) ?? 3)
-        } else if arguments.has(Options.keep) {
-            throw arguments.usageError("--keep says how many rotated files --max-size keeps; give --max-size too.")
-        }
         try arguments.refuseSameFiles(
             outputs: [("-o", output.file), ("--record", recordPath)],
             inputs: [("--profile", try arguments.value(of: ReadingOptions.profile))]
