@@ -73,3 +73,21 @@ import Testing
         #expect(try CLI.run(["weigh", "--profile", "p", "--no-profile", "--help"]).status == 0)
     }
 }
+
+/// Help and the manual page teach the pairs in the words of the usage error.
+@Suite struct ExclusiveOptionsHelpTests {
+    @Test func helpListsEachPairAfterTheOptions() {
+        let help = HelpText.help(for: CalibrateCommand.spec)
+        #expect(
+            help.contains(
+                "  -h, --help                Show help for this command and exit.\n\n"
+                    + "  Give either --save or --no-save, not both.\n"
+                    + "  Give either --point (measured pairs) or --reference (guided), not both.\n"
+            ),
+            "\(help)"
+        )
+        #expect(HelpText.help(for: ReplayCommand.spec).contains("  Give either --fast or --speed, not both.\n"))
+        #expect(!HelpText.help(for: ListCommand.spec).contains("not both"))
+        #expect(ManPage.render().contains(".PP\nGive either \\-\\-profile or \\-\\-no\\-profile, not both.\n"))
+    }
+}

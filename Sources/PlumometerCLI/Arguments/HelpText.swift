@@ -75,6 +75,10 @@ enum HelpText {
         for option in command.options {
             lines.append("  " + pad(option.synopsis, to: 26) + option.help)
         }
+        // The pairs the parser refuses together, in the words of its usage error.
+        if !command.exclusions.isEmpty {
+            lines += [""] + command.exclusions.map { "  " + $0.message }
+        }
         if !command.discussion.isEmpty {
             lines += ["", wrap(command.discussion, width: 100)]
         }

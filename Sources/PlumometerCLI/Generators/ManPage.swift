@@ -45,6 +45,9 @@ enum ManPage {
             for option in command.options {
                 page += [".TP", optionTerm(option), escape(option.help)]
             }
+            for exclusion in command.exclusions {
+                page += [".PP", escape(exclusion.message)]
+            }
         }
         page.append(".SH EXIT STATUS")
         for (status, meaning) in HelpText.exitStatuses {
