@@ -123,7 +123,7 @@ public enum DeviceListText {
         return "{\(fields.joined(separator: ","))}"
     }
 
-    /// Every device: the blocks one after the other, or one JSON array with a newline.
+    /// Every device's block, one after the other.
     public static func text(_ devices: [DeviceListEntry]) -> String { devices.map(text).joined() }
 
     /// Every device as one JSON array, with a newline.
