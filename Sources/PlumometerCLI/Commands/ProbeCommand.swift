@@ -71,11 +71,13 @@ enum ProbeCommand {
         let session = try Session()
         var found: OpenedDevice?
         var probe: GuidedProbe?
-        let source = try ConsumerSource(
-            device: arguments.value(of: Options.device),
-            replay: replay,
-            description: try arguments.recordingDescription(replay: Options.replay),
-            in: session
+        let source = try session.open(
+            .chosen(
+                device: arguments.value(of: Options.device),
+                replay: replay,
+                description: try arguments.recordingDescription(replay: Options.replay)
+            ),
+            for: .inspecting
         ) { device in
             found = device
             guard !staticOnly else { return nil }
@@ -92,7 +94,7 @@ enum ProbeCommand {
             return try device.initialFrame.map(made.consume) == true ? nil : made
         }
         defer { source.close() }
-        try source.run(in: session)
+        try session.run(source)
         guard let found else {
             // Stopped while the recording had not yet described its device and its first event.
             Diagnostics.note("stopped")
