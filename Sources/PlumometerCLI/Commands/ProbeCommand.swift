@@ -69,7 +69,6 @@ enum ProbeCommand {
         // A recording is read as a recording: its gestures are looked for on its own time, nobody is prompted.
         configuration.fromRecording = replay != nil
         let session = try Session()
-        var found: OpenedDevice?
         var probe: GuidedProbe?
         let source = try session.open(
             .chosen(
@@ -79,7 +78,6 @@ enum ProbeCommand {
             ),
             for: .inspecting
         ) { device in
-            found = device
             guard !staticOnly else { return nil }
             guard device.hasEvents else {
                 Diagnostics.note("\(replay ?? device.path) holds no events: the static part only.")
@@ -95,7 +93,7 @@ enum ProbeCommand {
         }
         defer { source.close() }
         try session.run(source)
-        guard let found else {
+        guard let found = source.device else {
             // Stopped while the recording had not yet described its device and its first event.
             Diagnostics.note("stopped")
             return
