@@ -59,9 +59,9 @@ public final class Session {
     /// session, while the session lives.
     /// - Parameter announce: said once the device is known, before its device record (the demo names it).
     public func openReadings(
-        _ selection: DeviceSelection,
+        _ selection: DeviceOpening,
         announce: @escaping (OpenedDevice) -> Void = { _ in }
-    ) throws -> DeviceSource {
+    ) throws -> OpenedSource {
         try open(selection, for: .reading(settings)) { [unowned self] device in
             announce(device)
             return try self.pipeline(for: device)

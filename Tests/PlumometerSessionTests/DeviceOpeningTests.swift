@@ -44,7 +44,7 @@ struct DeviceOpeningTests {
 
         var use: DeviceUse {
             switch self {
-            case .readings, .weigh: .reading(ProfileChoice())
+            case .readings, .weigh: .reading(ProfileLookup())
             case .calibrate: .calibrating
             case .probe, .describe: .inspecting
             }
@@ -194,7 +194,7 @@ struct DeviceOpeningTests {
         let weighing = try weighed.run {
             let session = try Session()
             var made: Weighing?
-            let source = try session.open(Self.selection(kind), for: .reading(ProfileChoice())) { device in
+            let source = try session.open(Self.selection(kind), for: .reading(ProfileLookup())) { device in
                 let weighing = Weighing(device, start: TareStart(tare: true), wait: WeighingWait(objects: 1))
                 made = weighing
                 return try weighing.begin(timeout: 30) ? nil : weighing
@@ -227,7 +227,7 @@ struct DeviceOpeningTests {
         #expect {
             try weighed.run {
                 let session = try Session()
-                let source = try session.open(Self.selection(kind), for: .reading(ProfileChoice())) { device in
+                let source = try session.open(Self.selection(kind), for: .reading(ProfileLookup())) { device in
                     let weighing = Weighing(device, start: TareStart(carrier: true))
                     return try weighing.begin(timeout: 30) ? nil : weighing
                 }
@@ -239,7 +239,7 @@ struct DeviceOpeningTests {
     }
 
     /// The scene of ``twoThenOne`` from `kind`: `/plums.evemu` played fast, or the emulated live device.
-    static func selection(_ kind: SourceKind) throws -> DeviceSelection {
+    static func selection(_ kind: SourceKind) throws -> DeviceOpening {
         switch kind {
         case .device: .live { Self.twoThenOneLive() }
         case .recording: .recording(try RecordingFile.input("/plums.evemu", selector: nil), pacing: Pacing(speed: nil))

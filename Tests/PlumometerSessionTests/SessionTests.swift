@@ -167,7 +167,7 @@ struct SessionTests {
         let input = try RecordingFile.input("/plums.evemu", selector: nil)
         let session = try Session()
         var weighing: Weighing?
-        let source = try session.open(.recording(input, pacing: Pacing(speed: nil)), for: .reading(ProfileChoice())) {
+        let source = try session.open(.recording(input, pacing: Pacing(speed: nil)), for: .reading(ProfileLookup())) {
             device in
             let made = Weighing(device, start: start, wait: wait)
             weighing = made

@@ -89,10 +89,10 @@ enum RecordCommand {
         let session = try Session()
         let grab = arguments.flag(Options.grab)
         var recorder: RawRecorder?
-        var sources: [DeviceSource] = []
+        var sources: [OpenedSource] = []
         defer { for source in sources { source.close() } }
         for (index, path) in paths.enumerated() {
-            let opening = DeviceSelection.live {
+            let opening = DeviceOpening.live {
                 let source = try LiveSource(path: path, grab: grab)
                 // `unowned`: the source holds this closure, and the session's loop watches the source.
                 source.onGone = { [unowned source, unowned session] in

@@ -102,7 +102,7 @@ enum WeighCommand {
                 replay: arguments.value(of: Options.replay),
                 description: try arguments.recordingDescription(replay: Options.replay)
             ),
-            for: .reading(ProfileChoice(path: profilePath, ignoreSaved: ignoreSaved))
+            for: .reading(ProfileLookup(path: profilePath, ignoreSaved: ignoreSaved))
         ) { device in
             let made = Weighing(device, start: start, wait: wait)
             weighing = made

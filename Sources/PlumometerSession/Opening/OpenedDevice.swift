@@ -41,22 +41,22 @@ public struct DeviceUse: Sendable {
     public var needsPressure: Bool
     /// Look up its calibration profile (announced) and say what its figures mean; nil: no profile (calibrate, which
     /// makes one; probe, describe and record, which read no weights).
-    public var profile: ProfileChoice?
+    public var profile: ProfileLookup?
 
-    public init(needsPressure: Bool, profile: ProfileChoice?) {
+    public init(needsPressure: Bool, profile: ProfileLookup?) {
         self.needsPressure = needsPressure
         self.profile = profile
     }
 
     /// Weights read (stream, replay, demo, plot, weigh): a pressure axis needed, the profile `--profile` or
     /// `--no-profile` chose.
-    public static func reading(_ profile: ProfileChoice) -> DeviceUse {
+    public static func reading(_ profile: ProfileLookup) -> DeviceUse {
         DeviceUse(needsPressure: true, profile: profile)
     }
 
     /// Weights read with a reading command's settings.
     public static func reading(_ settings: ReadingSettings) -> DeviceUse {
-        .reading(ProfileChoice(path: settings.profilePath, ignoreSaved: settings.ignoreSavedProfile))
+        .reading(ProfileLookup(path: settings.profilePath, ignoreSaved: settings.ignoreSavedProfile))
     }
 
     /// `calibrate`: a pressure axis needed, no profile (it makes one).
@@ -67,7 +67,7 @@ public struct DeviceUse: Sendable {
 }
 
 /// Which calibration profile applies: `--profile FILE`, or the saved one unless `--no-profile`.
-public struct ProfileChoice: Sendable {
+public struct ProfileLookup: Sendable {
     public var path: String?
     public var ignoreSaved: Bool
 
@@ -78,7 +78,7 @@ public struct ProfileChoice: Sendable {
 }
 
 /// Where a device comes from, as the command chose it (`-d`, `--replay FILE`, a recording, the demo).
-public enum DeviceSelection {
+public enum DeviceOpening {
     /// A live device, opened when the session opens it: the CLI's choice of a node read by its `LiveSource`, or a
     /// test's emulated device.
     case live(() throws -> any LiveFrameSource)

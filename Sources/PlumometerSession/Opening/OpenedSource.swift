@@ -2,7 +2,7 @@ public import PlumometerCore
 
 /// The source ``Session/open(_:for:begin:)`` returns: a live device or a recording, reading into the consumer
 /// built for its ``OpenedDevice``. Run it with ``Session/run(_:)``; close it when done.
-public final class DeviceSource: FrameSource {
+public final class OpenedSource: FrameSource {
     /// The device, once known: at once for a live device, once a recording described it and its first event.
     public fileprivate(set) var device: OpenedDevice?
     /// The live device read, if it is one.
@@ -48,14 +48,14 @@ extension Session {
     ///     there is nothing to read (the answer is in already, or only the device was wanted).
     /// - Returns: the source to ``run(_:)``, holding the device once known.
     public func open(
-        _ selection: DeviceSelection,
+        _ selection: DeviceOpening,
         for use: DeviceUse,
         begin: @escaping (OpenedDevice) throws -> (any FrameConsumer)?
-    ) throws -> DeviceSource {
+    ) throws -> OpenedSource {
         switch selection {
         case .live(let opening):
             let live = try opening()
-            let source = DeviceSource(live: live)
+            let source = OpenedSource(live: live)
             let consumer: (any FrameConsumer)?
             do {
                 let device = try DevicePreparation.prepare(
@@ -78,7 +78,7 @@ extension Session {
             live.start(in: loop, into: consumer)
             return source
         case .recording(let input, let pacing):
-            let source = DeviceSource(live: nil)
+            let source = OpenedSource(live: nil)
             // `unowned`: the source holds the recording, which holds this closure.
             source.recording = RecordingSource(input, pacing: pacing, loop: loop) { [unowned source] streamed, first in
                 let device = try DevicePreparation.prepare(
