@@ -1,14 +1,13 @@
-public import PlumometerCore
-public import PlumometerRecording
+import PlumometerCore
 
 /// One run of a command that reads a device, live or recorded: a source (``FrameSource``: a live device, a
 /// recording, the demo) played into a consumer (``FrameConsumer``: the reading pipeline and its output, weigh's
 /// weighing, the guided calibration or probe, a plot, the raw recorder) in one ``EventLoop``. Every reading command
 /// is options, then a source, then a consumer, then ``run(_:)``: this is the one place the loop is wired.
 ///
-/// A session with a reading ``output`` (stream, replay, demo, plot) also makes the pipeline of each device it is
-/// given (``begin(_:path:at:from:tare:consequence:)``), redraws the output when it is idle, writes what `--interval` held back
-/// and finishes the output at the end.
+/// Every device reaches its consumer through ``open(_:for:begin:)``, whatever the source. A session with a reading
+/// ``output`` (stream, replay, demo, plot) also makes the pipeline of each device it opens (``pipeline(for:)``),
+/// redraws the output when it is idle, writes what `--interval` held back and finishes the output at the end.
 public final class Session {
     /// The loop the run happens in.
     public let loop: any EventLoop
@@ -42,70 +41,30 @@ public final class Session {
     /// Whether a stop signal (SIGINT, SIGTERM) ended the run.
     public var stoppedBySignal: Bool { loop.stoppedBySignal }
 
-    /// Builds the pipeline for a device and starts it: the device record, then what rests on it.
-    ///
-    /// Refuses a device without a pressure axis, finds its calibration profile and classifies it
-    /// (``DevicePreparation/prepare(_:path:at:from:settings:consequence:)``).
-    /// - Parameters:
-    ///   - description: the device.
-    ///   - path: the node or the recording's name, as the outputs show it.
-    ///   - time: the device time at which reading starts.
-    ///   - kind: where the device comes from.
-    ///   - tare: when `--tare` takes its zero.
-    ///   - consequence: what a missing pressure axis means, ending its refusal.
+    /// Builds the reading pipeline of a device this session opened (``open(_:for:begin:)``) and starts it: the
+    /// device record, then what rests on a live device at open, with `--tare` and `--carrier` taken where reading
+    /// starts (``TareStart``). It becomes ``pipeline``; ``onBegin`` is told where the device comes from.
     /// - Returns: the pipeline, the one frames of this device go into.
-    @discardableResult
-    public func begin(
-        _ description: DeviceDescription,
-        path: String,
-        at time: EventTime,
-        from kind: SourceKind,
-        tare: TareStart,
-        consequence: String = "it cannot weigh anything"
-    ) throws -> ReadingPipeline {
+    public func pipeline(for device: OpenedDevice) throws -> ReadingPipeline {
         guard let output else { throw CLIError.runtime("a session without an output makes no pipeline") }
-        let (record, profile) = try DevicePreparation.prepare(
-            description,
-            path: path,
-            at: time,
-            from: kind,
-            settings: settings,
-            consequence: consequence
-        )
-        let pipeline = ReadingPipeline(
-            record: record,
-            calibration: profile?.calibration,
-            settings: settings,
-            output: output
-        )
+        let pipeline = ReadingPipeline(device: device, settings: settings, output: output)
         self.pipeline = pipeline
-        try pipeline.start(tare)
-        onBegin(kind)
+        try pipeline.start()
+        onBegin(device.kind)
         return pipeline
     }
 
-    /// A recording as it arrives (replay, demo, plot), its device begun in this session's pipeline
-    /// (``begin(_:path:at:from:tare:consequence:)``) once it and its first event are known, `--tare` taken on its
-    /// first frame. The source holds the session unowned: run it in this session, while the session lives.
-    /// - Parameters:
-    ///   - announce: said once the device is known, before its device record (the demo names it).
-    ///   - consequence: what a missing pressure axis means, ending its refusal.
-    public func recording(
-        _ input: RecordingInput,
-        pacing: Pacing,
-        consequence: String = "it cannot weigh anything",
-        announce: @escaping (StreamedDevice) -> Void = { _ in }
-    ) -> RecordingSource {
-        RecordingSource(input, pacing: pacing, loop: loop) { [unowned self] device, first in
+    /// Opens `selection` into this session's reading pipeline (stream, replay, demo, plot): ``open(_:for:begin:)``
+    /// with the session's settings, then ``pipeline(for:)``. The source holds the session unowned: run it in this
+    /// session, while the session lives.
+    /// - Parameter announce: said once the device is known, before its device record (the demo names it).
+    public func openReadings(
+        _ selection: DeviceOpening,
+        announce: @escaping (OpenedDevice) -> Void = { _ in }
+    ) throws -> OpenedSource {
+        try open(selection, for: .reading(settings)) { [unowned self] device in
             announce(device)
-            return try self.begin(
-                device.description,
-                path: device.description.path,
-                at: first?.time ?? .zero,
-                from: .recording,
-                tare: .atFirstFrame,
-                consequence: consequence
-            )
+            return try self.pipeline(for: device)
         }
     }
 

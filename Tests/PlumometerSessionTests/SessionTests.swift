@@ -52,7 +52,7 @@ struct SessionTests {
                 let input = try RecordingFile.input("/plums.evemu", selector: nil)
                 let output = LineOutput(formatter: JSONLinesFormatter(), sink: TextLineSink(console.standardOutput))
                 let session = try Session(output: output, settings: settings)
-                let source = session.recording(input, pacing: pacing)
+                let source = try session.openReadings(.recording(input, pacing: pacing))
                 try session.run(source)
                 if let failure = source.failure { throw failure }
                 return console.lines
@@ -135,7 +135,7 @@ struct SessionTests {
         }
         let session = try scene.run {
             let session = try Session(output: output)
-            try session.run(session.recording(input, pacing: Pacing(speed: nil)))
+            try session.run(try session.openReadings(.recording(input, pacing: Pacing(speed: nil))))
             return session
         }
         #expect(session.stoppedBySignal)
@@ -163,21 +163,15 @@ struct SessionTests {
 
     /// Weighs `/plums.evemu` as `weigh --replay` does: the consumer built once the device and its first event are
     /// known.
-    static func weigh(start: StartTare, wait: WeighingWait = WeighingWait()) throws -> Weighing? {
+    static func weigh(start: TareStart, wait: WeighingWait = WeighingWait()) throws -> Weighing? {
         let input = try RecordingFile.input("/plums.evemu", selector: nil)
         let session = try Session()
         var weighing: Weighing?
-        let source = RecordingSource(input, pacing: Pacing(speed: nil), loop: session.loop) { device, first in
-            let made = try Weighing(
-                device.description,
-                path: device.description.path,
-                start: start,
-                wait: wait,
-                profile: (nil, false)
-            )
-            made.beginRecording(at: first?.time ?? .zero, timeout: 30)
+        let source = try session.open(.recording(input, pacing: Pacing(speed: nil)), for: .reading(ProfileLookup())) {
+            device in
+            let made = Weighing(device, start: start, wait: wait)
             weighing = made
-            return made
+            return try made.begin(timeout: 30) ? nil : made
         }
         try session.run(source)
         return weighing
@@ -187,7 +181,7 @@ struct SessionTests {
     /// arrived for the settle time; the answer is in grams, heaviest first.
     @Test func weighingAnswersWithEveryPlumOnceTheSceneSettles() throws {
         let scene = Scene(Self.recording(Self.threePlums))
-        let weighing = try scene.run { try Self.weigh(start: StartTare(tare: false, carrier: false)) }
+        let weighing = try scene.run { try Self.weigh(start: TareStart(tare: false, carrier: false)) }
         let result = try #require(weighing?.result)
         #expect(result.contacts.sorted { $0.rank < $1.rank }.map(\.id) == [11, 12, 13])
         #expect(result.totalGrams == 260)
@@ -199,7 +193,7 @@ struct SessionTests {
     @Test func weighingWithATareAnswersWithWhatCameAfterIt() throws {
         let scene = Scene(Self.recording(Self.threePlums))
         let weighing = try scene.run {
-            try Self.weigh(start: StartTare(tare: true, carrier: false), wait: WeighingWait(objects: 2))
+            try Self.weigh(start: TareStart(tare: true, carrier: false), wait: WeighingWait(objects: 2))
         }
         let result = try #require(weighing?.result)
         let grams = Dictionary(uniqueKeysWithValues: result.contacts.map { ($0.id, $0.grams ?? -1) })

@@ -75,11 +75,10 @@ enum CalibrateCommand {
         // What the device is decides the rest: the checks, then (with --reference) the guide frames go into.
         var checked: (description: DeviceDescription, range: AxisInfo, contactArea: Bool)?
         var guide: GuidedCalibration?
-        func begin(_ description: DeviceDescription) throws -> GuidedCalibration? {
+        func begin(_ device: OpenedDevice) throws -> GuidedCalibration? {
+            let description = device.description
             guard let range = description.pressureRange else {
-                throw CLIError.runtime(
-                    "\(description.path) ('\(description.name)') has no pressure axis; it cannot be calibrated."
-                )
+                preconditionFailure("prepared for calibrating: a device without a pressure axis is refused")
             }
             let contactArea = try refuseIfNotAScale(description, allowContactSize: allowContactSize)
             for point in points where point.pressure < Double(range.minimum) || point.pressure > Double(range.maximum) {
@@ -97,19 +96,21 @@ enum CalibrateCommand {
         }
         // A source, the consumer built once the device is known, one run.
         let session = try Session()
-        let source = try ConsumerSource(
-            device: selection.device,
-            replay: selection.replay,
-            description: selection.description,
-            in: session
+        let source = try session.open(
+            .chosen(
+                device: selection.device,
+                replay: selection.replay,
+                description: selection.description
+            ),
+            for: .calibrating
         ) { device in
-            guard let guide = try begin(device.description) else { return nil }
+            guard let guide = try begin(device) else { return nil }
             // What rests on the device at open may complete the guide already. A recording that ends with a weight
             // at rest: the stability window passes (settle).
             return try device.initialFrame.map(guide.consume) == true ? nil : guide
         }
         defer { source.close() }
-        try source.run(in: session)
+        try session.run(source)
         guard let checked else {
             // Stopped while the recording had not yet described its device: no fit, a failure like any stop.
             throw CLIError.runtime(

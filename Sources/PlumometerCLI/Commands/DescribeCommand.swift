@@ -70,10 +70,10 @@ enum DescribeCommand {
             if arguments.has(Options.desc) {
                 throw arguments.usageError("--desc describes the device of a FILE of events; give the FILE too.")
             }
-            let node = try DeviceTarget(selector).resolve()
-            let source = try LiveSource(path: node)
+            let session = try Session()
+            let source = try session.open(.live(device: DeviceTarget(selector)), for: .inspecting) { _ in nil }
             defer { source.close() }
-            described = [(source.description, node)]
+            described = source.device.map { [($0.description, $0.path)] } ?? []
         }
         try StandardOutput.write(format == .json ? DescribeText.json(described) : DescribeText.text(described))
     }

@@ -71,7 +71,7 @@ enum PlotCommand {
         // The recording as it arrives, into a reading pipeline whose output is the plot: one run.
         let output = PlotOutput(file: file, from: request.from, to: request.to, unit: settings.unit)
         let session = try Session(output: output, settings: settings)
-        let source = session.recording(input, pacing: Pacing(speed: nil), consequence: "there is nothing to plot")
+        let source = try session.openReadings(.recording(input, pacing: Pacing(speed: nil)))
         try session.run(source)
         guard output.hasDevice else {
             // Stopped by a signal while the recording had not yet described its device.

@@ -66,15 +66,15 @@ enum ProbeCommand {
         // A recording is read as a recording: its gestures are looked for on its own time, nobody is prompted.
         configuration.fromRecording = replay != nil
         let session = try Session()
-        var found: OpenedDevice?
         var probe: GuidedProbe?
-        let source = try ConsumerSource(
-            device: selection.device,
-            replay: replay,
-            description: selection.description,
-            in: session
+        let source = try session.open(
+            .chosen(
+                device: selection.device,
+                replay: replay,
+                description: selection.description
+            ),
+            for: .inspecting
         ) { device in
-            found = device
             guard !staticOnly else { return nil }
             guard device.hasEvents else {
                 Diagnostics.note("\(replay ?? device.path) holds no events: the static part only.")
@@ -89,8 +89,8 @@ enum ProbeCommand {
             return try device.initialFrame.map(made.consume) == true ? nil : made
         }
         defer { source.close() }
-        try source.run(in: session)
-        guard let found else {
+        try session.run(source)
+        guard let found = source.device else {
             // Stopped while the recording had not yet described its device and its first event.
             Diagnostics.note("stopped")
             return

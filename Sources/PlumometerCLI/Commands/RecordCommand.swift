@@ -84,35 +84,44 @@ enum RecordCommand {
             if paths.contains(path) { throw arguments.usageError("\(path) is named twice; give each device once.") }
             paths.append(path)
         }
-        var sources: [LiveSource] = []
+        // The devices' raw inputs go straight to the recorder, nothing is decoded: one run, until a device is removed,
+        // the duration, or a signal.
+        let session = try Session()
+        let grab = arguments.flag(Options.grab)
+        var recorder: RawRecorder?
+        var sources: [OpenedSource] = []
         defer { for source in sources { source.close() } }
-        for path in paths { sources.append(try LiveSource(path: path, grab: arguments.flag(Options.grab))) }
+        for (index, path) in paths.enumerated() {
+            let opening = DeviceOpening.live {
+                let source = try LiveSource(path: path, grab: grab)
+                // `unowned`: the source holds this closure, and the session's loop watches the source.
+                source.onGone = { [unowned source, unowned session] in
+                    Diagnostics.note("\(source.path) was removed; the recording ends here")
+                    session.loop.finish()
+                }
+                source.onInputs = { inputs in try recorder?.record(inputs, device: index) }
+                return source
+            }
+            sources.append(try session.open(opening, for: .inspecting) { _ in nil })
+        }
+        let devices = sources.compactMap(\.device)
         // Made by its first write, once the devices are open; several devices' file only whole, at the end.
         let sink =
             try file.map { try Runtime.current.files.createOutput($0, whole: paths.count > 1) }
             ?? Runtime.current.console.standardOutput
-        let recorder = RawRecorder(sink: sink, format: format)
-        try recorder.begin(
-            sources.map {
+        let made = RawRecorder(sink: sink, format: format)
+        try made.begin(
+            devices.map {
                 RawRecorder.Device(description: $0.description, node: $0.path, initialFrame: $0.initialFrame)
             }
         )
-        // The devices' raw inputs go straight to the recorder, nothing is decoded: one run, until a device is removed,
-        // the duration, or a signal.
-        let session = try Session()
+        recorder = made
         if file == nil { session.loop.stopWhenOutputCloses() }
-        for (index, source) in sources.enumerated() {
-            // `unowned`: the source holds this closure, and the session's loop watches the source.
-            source.onGone = { [unowned source, unowned session] in
-                Diagnostics.note("\(source.path) was removed; the recording ends here")
-                session.loop.finish()
-            }
-            source.onInputs = { inputs in try recorder.record(inputs, device: index) }
-            source.start(in: session.loop, into: nil)
-            Diagnostics.note("recording \(source.path) ('\(source.description.name.forTerminalName)'); Ctrl-C to stop")
+        for device in devices {
+            Diagnostics.note("recording \(device.path) ('\(device.description.name.forTerminalName)'); Ctrl-C to stop")
         }
         try session.run(LimitedSource(WatchesOnly(), duration: duration.map { Int64($0 * 1_000_000) }))
-        try recorder.finish()
-        Diagnostics.note("recorded \(recorder.eventCount) events")
+        try made.finish()
+        Diagnostics.note("recorded \(made.eventCount) events")
     }
 }

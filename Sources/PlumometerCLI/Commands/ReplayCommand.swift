@@ -61,7 +61,7 @@ enum ReplayCommand {
         format: OutputFormat?,
         output: OutputSettings = OutputSettings(),
         realTimeHint: Bool = false,
-        announce: @escaping (StreamedDevice) -> Void = { _ in }
+        announce: @escaping (OpenedDevice) -> Void = { _ in }
     ) throws {
         let run = try ReadingRun(
             settings: settings,
@@ -87,7 +87,7 @@ enum ReplayCommand {
             Diagnostics.note("plays the recording " + pace + "; --fast converts it at once")
         }
         let session = run.session
-        let source = session.recording(input, pacing: pacing, announce: announce)
+        let source = try session.openReadings(.recording(input, pacing: pacing), announce: announce)
         try session.run(source)
         // A malformed line ends the recording early: everything before it was played, and the error says where.
         if let failure = source.failure { throw failure }

@@ -83,44 +83,40 @@ enum WeighCommand {
         let timeout = try arguments.value(of: Options.timeout) ?? 30
         let format = try arguments.value(of: Options.format) ?? .text
         let unit = try arguments.value(of: ReadingOptions.unit) ?? .grams
-        let start = StartTare(
+        let start = TareStart(
             tare: arguments.flag(ReadingOptions.tare),
             carrier: arguments.flag(ReadingOptions.carrier)
         )
         let wait = WeighingWait(objects: try arguments.value(of: Options.objects))
 
         let selection = try ReadingSelection(arguments, Options.selection)
-        func weighingOf(_ description: DeviceDescription, _ path: String) throws -> Weighing {
-            try Weighing(description, path: path, start: start, wait: wait, profile: (profilePath, ignoreSaved))
-        }
         // A source, the consumer built once the device is known, one run.
         let session = try Session()
         var weighing: Weighing?
-        let source = try ConsumerSource(
-            device: selection.device,
-            replay: selection.replay,
-            description: selection.description,
-            in: session,
-            liveTimeout: timeout
+        let source = try session.open(
+            .chosen(
+                device: selection.device,
+                replay: selection.replay,
+                description: selection.description
+            ),
+            for: .reading(ProfileLookup(path: profilePath, ignoreSaved: ignoreSaved))
         ) { device in
-            let made = try weighingOf(device.description, device.path)
+            let made = Weighing(device, start: start, wait: wait)
             weighing = made
-            guard device.kind == .device else {
-                made.beginRecording(at: device.start, timeout: timeout)
-                return made
-            }
-            // What rests on the device at open may be the answer already: then there is nothing to read.
-            return try made.beginLive(initialFrame: device.initialFrame, timeout: timeout) ? nil : made
+            // What rests on a live device at open may be the answer already: then there is nothing to read.
+            return try made.begin(timeout: timeout) ? nil : made
         }
         defer { source.close() }
-        try source.run(in: session)
+        // The timeout is the wall clock's on a live device (a recording's own time is the weighing's).
+        let limit = source.isLive ? LimitedSource(source, duration: Int64(timeout * 1_000_000)) : nil
+        try session.run(limit ?? source)
         guard let weighing else {
             // Stopped while the recording had not yet described its device and its first event: no weighing, a
             // failure like any stop before a stable reading.
             throw CLIError.runtime("stopped before the recording described its device; nothing was weighed.")
         }
         if let failure = source.failure, weighing.result == nil { throw failure }
-        weighing.ended(timedOut: source.timedOut, stoppedBySignal: session.stoppedBySignal)
+        weighing.ended(timedOut: limit?.expired == true, stoppedBySignal: session.stoppedBySignal)
         let path = weighing.path
         let scale = weighing.scale
         guard let reading = weighing.result else {

@@ -27,37 +27,35 @@ final class DeviceStream: FrameSource {
 
     /// Opens `path`, announces it and reports what already rests on it.
     func open(path: String) throws {
-        let source = try LiveSource(path: path, grab: grab)
-        let pipeline: ReadingPipeline
-        do {
-            pipeline = try session.begin(
-                source.description,
-                path: path,
-                at: source.clock.now(),
-                from: .device,
-                tare: .atOpen(source.initialFrame)
-            )
-        } catch {
-            source.close()
-            throw error
+        // The first device opened with `stream --record`: its raw events are kept from here on.
+        let recorder = recording ? nil : self.recorder
+        var opened: LiveSource?
+        _ = try session.open(
+            .live { [unowned self] in
+                let source = try LiveSource(path: path, grab: self.grab)
+                source.onResync = {
+                    Diagnostics.note("\(path): events were dropped by the kernel (SYN_DROPPED); resynchronised")
+                }
+                source.onGone = { [unowned self] in try self.disconnected() }
+                if let recorder { source.onInputs = { inputs in try recorder.record(inputs, device: 0) } }
+                opened = source
+                return source
+            },
+            for: .reading(session.settings)
+        ) { [unowned self] device in
+            let pipeline = try self.session.pipeline(for: device)
+            if let recorder {
+                // Recording from here on, even when its first write fails (finishRecording then says so).
+                self.recording = true
+                try recorder.begin([
+                    RawRecorder.Device(description: device.description, node: path, initialFrame: device.initialFrame)
+                ])
+            }
+            return pipeline
         }
+        guard let source = opened else { return }
         self.source = source
         identity = source.description.identity
-        source.onResync = {
-            Diagnostics.note("\(path): events were dropped by the kernel (SYN_DROPPED); resynchronised")
-        }
-        source.onGone = { [unowned self] in try self.disconnected() }
-        if let recorder {
-            if !recording {
-                // Recording from here on, even when its first write fails (finishRecording then says so).
-                recording = true
-                try recorder.begin([
-                    RawRecorder.Device(description: source.description, node: path, initialFrame: source.initialFrame)
-                ])
-                source.onInputs = { inputs in try recorder.record(inputs, device: 0) }
-            }
-        }
-        source.start(in: session.loop, into: pipeline)
         Diagnostics.note("reading \(path) ('\(source.description.name.forTerminalName)'); Ctrl-C to stop")
     }
 

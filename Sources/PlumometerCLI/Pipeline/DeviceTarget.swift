@@ -84,3 +84,31 @@ enum DeviceTarget {
         }
     }
 }
+
+/// The live device as the session opens it (``Session/open(_:for:begin:)``).
+extension LiveSource: LiveFrameSource {}
+
+extension DeviceOpening {
+    /// The device of a command that reads a live device or a recording (`weigh`, `calibrate`, `probe`): the
+    /// recording `replay` (with its `--desc`) and the device of it `selector` names (``RecordingDeviceChoice``: nil
+    /// for a recording of one device), played as fast as it comes; else the live device `selector` names (nil:
+    /// the best one), found and opened when the session opens it.
+    static func chosen(device selector: String?, replay: String?, description: String?) throws -> DeviceOpening {
+        if let replay {
+            let input = try RecordingFile.input(replay, selector: selector, description: description)
+            return .recording(input, pacing: Pacing(speed: nil))
+        }
+        return .live(device: DeviceTarget(selector))
+    }
+
+    /// The live device `target` names, resolved and opened (read-only; grabbed with `grab`) when the session opens
+    /// it.
+    static func live(device target: DeviceTarget, grab: Bool = false) -> DeviceOpening {
+        .live { try LiveSource(path: try target.resolve(), grab: grab) }
+    }
+
+    /// The live device at `path`.
+    static func live(path: String, grab: Bool = false) -> DeviceOpening {
+        .live { try LiveSource(path: path, grab: grab) }
+    }
+}

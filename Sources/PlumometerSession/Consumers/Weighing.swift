@@ -13,17 +13,6 @@ public struct WeighingWait {
     public init(objects: Int? = nil) { self.objects = objects }
 }
 
-/// `--tare` and `--carrier`, taken where reading starts.
-public struct StartTare {
-    public var tare: Bool
-    public var carrier: Bool
-
-    public init(tare: Bool, carrier: Bool) {
-        self.tare = tare
-        self.carrier = carrier
-    }
-}
-
 /// Weighing as a consumer of frames: the reading pipeline's tracker, stopped at the first reading in which every
 /// contact down is stable and no new object arrived for the settle time (``WeighingWait``), or, with `--objects N`,
 /// in which N objects are down and every contact is stable.
@@ -40,7 +29,9 @@ public final class Weighing: FrameConsumer {
     /// Every reading of the session, for the summary weigh ends with.
     private var summarizer = SessionSummarizer()
     private var stoppedBySignal = false
-    private let start: StartTare
+    private let start: TareStart
+    /// The device weighed, as it was opened.
+    private let device: OpenedDevice
     private let wait: WeighingWait
     /// The node or recording weighed, as the answer names it.
     public let path: String
@@ -65,45 +56,34 @@ public final class Weighing: FrameConsumer {
     /// (or a profile made for one).
     public let meaningNotice: String?
 
-    /// Looks up the device's profile (announced on stderr) and prepares its tracker.
-    public init(
-        _ description: DeviceDescription,
-        path: String,
-        start: StartTare,
-        wait: WeighingWait = WeighingWait(),
-        profile: (path: String?, ignoreSaved: Bool)
-    ) throws {
-        try DevicePreparation.requirePressureAxis(description, path: path, listHint: false)
-        let found = try ProfileStore.profile(
-            for: description,
-            explicitPath: profile.path,
-            ignoreSaved: profile.ignoreSaved
+    /// Weighs `device` with its profile's calibration (found by its preparation).
+    public init(_ device: OpenedDevice, start: TareStart, wait: WeighingWait = WeighingWait()) {
+        tracker = ReadingPipeline.tracker(
+            for: device.description,
+            calibration: device.profile?.calibration,
+            smooth: false
         )
-        tracker = ReadingPipeline.tracker(for: description, calibration: found?.calibration, smooth: false)
-        let comparesAreas = DevicePreparation.noteMeaning(
-            description,
-            classification: DeviceClassifier.classify(description),
-            profile: found?.calibration
-        )
-        meaningNotice = comparesAreas ? DeviceRecord.contactAreaNotice : nil
+        meaningNotice = device.comparesContactAreas ? DeviceRecord.contactAreaNotice : nil
+        self.device = device
         self.start = start
         self.wait = wait
-        self.path = path
-        scale = PositionAxes(description)
+        path = device.path
+        scale = PositionAxes(device.description)
     }
 
-    /// Starts weighing a recording whose first event is at `start`: it gives up `timeout` seconds of its own time
-    /// later.
-    public func beginRecording(at start: EventTime, timeout: Double) {
-        kernelDeadline = start.adding(seconds: timeout)
-        Diagnostics.note("weighing what \(path) shows once it rests still")
-    }
-
-    /// Starts weighing a live device with `initialFrame` resting on it at open (the tare is taken there).
-    /// - Returns: true when that frame alone is the answer.
-    public func beginLive(initialFrame: ContactFrame?, timeout: Double) throws -> Bool {
-        if let frame = initialFrame, try consume(frame) { return true }
-        try takeStartTare(nil)
+    /// Starts weighing where reading starts: on a live device, with what rested on it at open taken first (the
+    /// tare is taken there, ``TareStart``); on a recording, whose first event is the start, giving up `timeout`
+    /// seconds of its own time later (the tare waits for its first frame).
+    /// - Returns: true when what rests on a live device at open is the answer already.
+    /// - Throws: ``TareStartRefusal`` when `--carrier` finds no single contact down at open.
+    public func begin(timeout: Double) throws -> Bool {
+        if TareStart.waitsForFirstFrame(device) {
+            kernelDeadline = device.start.adding(seconds: timeout)
+            Diagnostics.note("weighing what \(path) shows once it rests still")
+            return false
+        }
+        if let frame = device.initialFrame, try consume(frame) { return true }
+        try takeStartTare()
         Diagnostics.note("put what to weigh on \(path) and keep it still (up to \(NumberText.trimmed(timeout)) s)")
         return false
     }
@@ -170,7 +150,7 @@ public final class Weighing: FrameConsumer {
             return true
         }
         if !startTaken {
-            try takeStartTare(frame)
+            try takeStartTare()
             reading = tracker.current
         }
         summarizer.consume(reading)
@@ -214,19 +194,12 @@ public final class Weighing: FrameConsumer {
         return true
     }
 
-    /// Takes `--tare` and `--carrier` on what rests where reading starts (`frame`, already consumed).
-    private func takeStartTare(_ frame: ContactFrame?) throws {
+    /// Takes `--tare` and `--carrier` on what rests where reading starts (``TareStart``: its frame, already
+    /// consumed); a carrier that cannot be tared ends the weighing, since its answer would weigh the carrier too.
+    private func takeStartTare() throws {
         guard !startTaken else { return }
         startTaken = true
-        if start.tare { tracker.tare() }
-        if start.carrier {
-            do throws(TareError) {
-                try tracker.tareCarrier()
-            } catch {
-                throw CLIError.runtime("--carrier on \(path): \(error)")
-            }
-        }
-        if start.tare || start.carrier { tared = Set(tracker.contactIDs) }
+        tared = try start.take(on: &tracker, path: path)
     }
 
     /// Keeps the first reading, as at kernel time `time`, in which every contact down is stable and one of them was

@@ -9,37 +9,46 @@ public enum SourceKind: Sendable {
     case recording
 }
 
-/// What every reader of a device does before its first frame, in one place: the refusal of a device without a
-/// pressure axis, its calibration profile, its classification and what its figures mean, and its device record.
+/// What every reader of a device does before its first frame, in one place, whatever the source: the refusal of a
+/// device without a pressure axis, its calibration profile, its classification and what its figures mean, and its
+/// device record. ``Session/open(_:for:begin:)`` calls it once per device opened.
 public enum DevicePreparation {
-    /// What every reader of a device does before its first frame: refuses a device without a pressure axis, finds
-    /// its calibration profile (announced), classifies it (warning about a bogus axis, and noting that a contact-size
-    /// device's figures, or a profile made for one, compare contact areas) and makes its record. The session's pipelines and `plot` share it.
-    /// - Parameter consequence: what the missing pressure axis means for the caller, ending the refusal.
+    /// Prepares a device once it is known: refuses it without a pressure axis when `use` needs one, finds its
+    /// calibration profile (announced) when `use` reads weights, classifies it (for a reader of weights, warning
+    /// about a bogus axis, and noting that a contact-size device's figures, or a profile made for one, compare
+    /// contact areas) and makes its record.
+    /// - Parameters:
+    ///   - path: the node read, or the recording's name for its device.
+    ///   - node: the node: a live device's, or the one a recording says its device had.
+    ///   - time: where reading starts, in device time.
+    ///   - initialFrame: what rests on a live device at open.
+    ///   - hasEvents: whether a recording holds an event at all.
     public static func prepare(
         _ description: DeviceDescription,
         path: String,
-        at time: EventTime,
+        node: String?,
         from kind: SourceKind,
-        settings: ReadingSettings,
-        consequence: String = "it cannot weigh anything"
-    ) throws -> (record: DeviceRecord, profile: Profile?) {
-        try requirePressureAxis(description, path: path, listHint: kind == .device, consequence: consequence)
-        let profile = try ProfileStore.profile(
-            for: description,
-            explicitPath: settings.profilePath,
-            ignoreSaved: settings.ignoreSavedProfile
-        )
-        let classification = DeviceClassifier.classify(description)
-        if classification.sensing == .bogus {
-            // Declared but unusable (an empty or inverted range, a range copied from a position axis): readings
-            // are still written, but the user must know not to trust them.
-            Diagnostics.error(
-                "warning: \(description.name.forTerminalName): \(classification.reason) Its readings cannot be trusted; "
-                    + "'plumometer probe' tells more."
-            )
+        at time: EventTime,
+        initialFrame: ContactFrame?,
+        hasEvents: Bool,
+        for use: DeviceUse
+    ) throws -> OpenedDevice {
+        if use.needsPressure { try requirePressureAxis(description, path: path, listHint: kind == .device) }
+        let profile = try use.profile.flatMap { choice in
+            try ProfileStore.profile(for: description, explicitPath: choice.path, ignoreSaved: choice.ignoreSaved)
         }
-        noteMeaning(description, classification: classification, profile: profile?.calibration)
+        let classification = DeviceClassifier.classify(description)
+        if use.profile != nil {
+            if classification.sensing == .bogus {
+                // Declared but unusable (an empty or inverted range, a range copied from a position axis): readings
+                // are still written, but the user must know not to trust them.
+                Diagnostics.error(
+                    "warning: \(description.name.forTerminalName): \(classification.reason) Its readings cannot be "
+                        + "trusted; 'plumometer probe' tells more."
+                )
+            }
+            noteMeaning(description, classification: classification, profile: profile?.calibration)
+        }
         var record = DeviceRecord(
             path: path,
             description: description,
@@ -50,7 +59,18 @@ public enum DevicePreparation {
         )
         record.profileMade = profile?.made
         record.profileMapsContactArea = profile?.calibration.measuresContactArea == true
-        return (record, profile)
+        return OpenedDevice(
+            description: description,
+            path: path,
+            node: node,
+            kind: kind,
+            start: time,
+            initialFrame: initialFrame,
+            hasEvents: hasEvents,
+            classification: classification,
+            profile: profile,
+            record: record
+        )
     }
 
     /// Says on stderr, for every reader of a contact-size device (live or recorded, with a profile or not), that its
@@ -72,20 +92,14 @@ public enum DevicePreparation {
         return true
     }
 
-    /// The one refusal of a device without a pressure axis (neither `ABS_MT_PRESSURE` nor `ABS_PRESSURE`).
-    /// - Parameters:
-    ///   - listHint: add "'plumometer list' shows which devices can" (a live device: another could be chosen).
-    ///   - consequence: what it means for the caller ("it cannot weigh anything", "there is nothing to plot").
-    public static func requirePressureAxis(
-        _ description: DeviceDescription,
-        path: String,
-        listHint: Bool,
-        consequence: String = "it cannot weigh anything"
-    ) throws {
+    /// The one refusal of a device without a pressure axis (neither `ABS_MT_PRESSURE` nor `ABS_PRESSURE`), in the
+    /// same words for every command.
+    /// - Parameter listHint: add "'plumometer list' shows which devices can" (a live device: another could be chosen).
+    public static func requirePressureAxis(_ description: DeviceDescription, path: String, listHint: Bool) throws {
         guard description.pressureAxis == nil else { return }
         throw CLIError.runtime(
             "\(path.forTerminalName) ('\(description.name.forTerminalName)') has no pressure axis (neither "
-                + "ABS_MT_PRESSURE nor ABS_PRESSURE), so \(consequence)."
+                + "ABS_MT_PRESSURE nor ABS_PRESSURE), so it cannot weigh anything."
                 + (listHint ? " 'plumometer list' shows which devices can." : "")
         )
     }

@@ -23,14 +23,6 @@ public struct ReadingSettings: Sendable {
     public init() {}
 }
 
-/// When `--tare` takes its zero.
-public enum TareStart {
-    /// A live device: what rests on it when it is opened (nothing, if it is empty: then the tare is zero).
-    case atOpen(ContactFrame?)
-    /// A recording: its first frame, where reading it starts.
-    case atFirstFrame
-}
-
 /// Frames in, readings out: the one path every source (live device, recording, demo) goes through.
 ///
 /// It owns the tracker for the current device, numbers the readings, applies `--max-contacts` and
@@ -43,14 +35,28 @@ public final class ReadingPipeline: FrameConsumer {
     private var sequence = 0
     private var lastWritten: EventTime?
     private var pending: Reading?
-    /// `--tare` still to be taken on the first frame (recordings).
+    /// `--tare` and `--carrier`, taken where reading starts.
+    private let tareStart: TareStart
+    /// Whether the start tare waits for the first frame (a recording).
     private var tareOnFirstFrame = false
+    /// What rests on a live device at open, taken by ``start()``.
+    private let initialFrame: ContactFrame?
+    /// Whether `--tare` and `--carrier` wait for the first frame (a recording) rather than being taken at open.
+    private let startsAtFirstFrame: Bool
 
-    public init(record: DeviceRecord, calibration: Calibration?, settings: ReadingSettings, output: any ReadingOutput) {
-        self.record = record
+    /// The pipeline of `device` (its record, its profile's calibration) into `output`.
+    public init(device: OpenedDevice, settings: ReadingSettings, output: any ReadingOutput) {
+        self.record = device.record
         self.settings = settings
         self.output = output
-        self.tracker = Self.tracker(for: record.description, calibration: calibration, smooth: settings.smooth)
+        self.tracker = Self.tracker(
+            for: device.description,
+            calibration: device.profile?.calibration,
+            smooth: settings.smooth
+        )
+        tareStart = TareStart(settings)
+        initialFrame = device.initialFrame
+        startsAtFirstFrame = TareStart.waitsForFirstFrame(device)
     }
 
     /// The tracker every reading command uses for a device: its pressure range, its position scale (a carrier is
@@ -70,18 +76,18 @@ public final class ReadingPipeline: FrameConsumer {
         )
     }
 
-    /// Announces the device (the `device` record), then reports what rests on it at open, tared with `--tare`.
-    public func start(_ tareStart: TareStart) throws {
+    /// Announces the device (the `device` record), then reports what rests on a live device at open, with `--tare`
+    /// and `--carrier` taken there (``TareStart``); on a recording they wait for its first frame.
+    public func start() throws {
         try output.device(record)
-        switch tareStart {
-        case .atFirstFrame:
-            tareOnFirstFrame = settings.tareAtStart || settings.carrierAtStart
-        case .atOpen(let frame):
-            if let frame { _ = tracker.consume(frame) }
-            // With nothing down a tare is zero, and `--carrier` says there is no carrier.
-            takeStartTare()
-            if frame != nil { try emit(tracker.current) }
+        if startsAtFirstFrame {
+            tareOnFirstFrame = !tareStart.isEmpty
+            return
         }
+        if let initialFrame { _ = tracker.consume(initialFrame) }
+        // With nothing down a tare is zero, and `--carrier` says there is no carrier.
+        takeStartTare()
+        if initialFrame != nil { try emit(tracker.current) }
     }
 
     public func consume(_ frame: ContactFrame) throws -> Bool {
@@ -165,15 +171,13 @@ public final class ReadingPipeline: FrameConsumer {
         try emit(tracker.current)
     }
 
-    /// `--tare` and `--carrier` where reading starts. A carrier that cannot be tared is said on stderr and reading
-    /// goes on without it.
+    /// `--tare` and `--carrier` where reading starts (``TareStart``). A carrier that cannot be tared is said on
+    /// stderr and reading goes on without it: the readings are still true, only not tared.
     private func takeStartTare() {
-        if settings.tareAtStart { tracker.tare() }
-        guard settings.carrierAtStart else { return }
-        do throws(TareError) {
-            try tracker.tareCarrier()
+        do throws(TareStartRefusal) {
+            try tareStart.take(on: &tracker, path: record.path)
         } catch {
-            Diagnostics.error("--carrier: \(error)")
+            Diagnostics.error("\(error) Reading on without a carrier.")
         }
     }
 
