@@ -1,5 +1,6 @@
 import PlumometerCore
 import PlumometerPictures
+import PlumometerTestKit
 import Testing
 
 /// The cells (row, column inside the frame) of `lines` drawn as a circle: half and full blocks, the heaviest's `▓`.

@@ -1,6 +1,7 @@
 import Foundation
 import PlumometerCore
 import PlumometerPictures
+import PlumometerTestKit
 import Testing
 
 /// Two plums side by side on the 100 x 60 mm pad: 75 g on the left (stable), 100.0 g on the right (heaviest).

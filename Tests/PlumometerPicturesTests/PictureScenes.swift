@@ -1,5 +1,6 @@
 import PlumometerCore
 import PlumometerPictures
+import PlumometerTestKit
 
 /// A 100 x 60 mm touchpad: 40 units per millimetre on both axes, pressure 0...1000 at 4 units per gram (250 g).
 func touchpad(resolution: Int32 = 40, gramsPerUnit: Int32 = 4) -> DeviceDescription {
@@ -83,17 +84,5 @@ func threePlums(_ sink: (Reading) -> Void) {
             )
         }
         sink(tracker.consume(ContactFrame(time: at(time), contacts: samples, resync: step == 900)))
-    }
-}
-
-/// A small deterministic pseudo-random generator (SplitMix64), so noisy scenes are repeatable.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
