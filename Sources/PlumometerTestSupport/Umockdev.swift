@@ -68,18 +68,27 @@ public enum Umockdev {
         environment: [String: String] = [:],
         timeout: TimeInterval = 30
     ) throws -> ProcessResult {
+        let command = fedCommand(files: files, events: events, timed: timed, hold: hold)
+        return try ProcessRunner.run(
+            command[0],
+            Array(command.dropFirst()) + [program] + arguments,
+            environment: environment,
+            timeout: timeout
+        )
+    }
+
+    /// `python3 Tests/Scripts/fifo_device.py` and its arguments up to and including `--`, for
+    /// ``runFed(files:events:timed:hold:program:arguments:environment:timeout:)`` and for tests that put the
+    /// command in a shell pipeline.
+    public static func fedCommand(files: UmockdevFiles, events: URL?, timed: Bool = true, hold: Double = 1) -> [String]
+    {
         var driver = [
-            Fixtures.script("fifo_device.py").path, "--umockdev", files.device.path, "--ioctl",
+            "/usr/bin/python3", Fixtures.script("fifo_device.py").path, "--umockdev", files.device.path, "--ioctl",
             "\(files.node)=\(files.ioctl.path)", "--hold", String(hold),
         ]
         if let events { driver += ["--events", events.path] }
         if timed { driver.append("--timed") }
-        return try ProcessRunner.run(
-            "/usr/bin/python3",
-            driver + ["--", program] + arguments,
-            environment: environment,
-            timeout: timeout
-        )
+        return driver + ["--"]
     }
 
     /// The evemu `E:` lines for `events` (`E: sec.usec type code value`, type and code in hex, value in decimal).
