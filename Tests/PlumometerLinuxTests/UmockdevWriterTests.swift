@@ -17,6 +17,7 @@ struct UmockdevWriterTests {
     }
 
     @Test func ioctlAnswersMatchUmockdevsSynapticsRecord() throws {
+        // A literal: the expected answers below are umockdev's own record of exactly this device.
         let description = DeviceDescription(
             path: "synaptics",
             identity: DeviceIdentity(
@@ -52,6 +53,7 @@ struct UmockdevWriterTests {
     }
 
     @Test func umockdevRecordCarriesTheNodeAndUdevProperties() {
+        // A literal: the test checks these fields' encodings (PRODUCT=, PROP=, the bitmaps) one by one.
         let description = DeviceDescription(
             path: "x",
             identity: DeviceIdentity(bus: 0x18, vendor: 0x6cb, product: 0xcf00, version: 0x100, name: "Pad"),

@@ -4,17 +4,7 @@ import PlumometerTestKit
 
 /// A 100 x 60 mm touchpad: 40 units per millimetre on both axes, pressure 0...1000 at 4 units per gram (250 g).
 func touchpad(resolution: Int32 = 40, gramsPerUnit: Int32 = 4) -> DeviceDescription {
-    DeviceDescription(
-        path: "synthetic.evemu",
-        identity: DeviceIdentity(bus: 0x18, vendor: 0x06cb, product: 0xce37, version: 1, name: "Synthetic PressurePad"),
-        axes: [
-            .mtSlot: AxisInfo(minimum: 0, maximum: 4),
-            .mtTrackingID: AxisInfo(minimum: 0, maximum: 65535),
-            .mtPositionX: AxisInfo(minimum: 0, maximum: 100 * 40, resolution: resolution),
-            .mtPositionY: AxisInfo(minimum: 0, maximum: 60 * 40, resolution: resolution),
-            .mtPressure: AxisInfo(minimum: 0, maximum: 1000, resolution: gramsPerUnit),
-        ]
-    )
+    DeviceCatalogue.syntheticPressurePad(resolution: resolution, unitsPerGram: gramsPerUnit)
 }
 
 /// A contact's reading for a picture test: position in millimetres on the 100 x 60 mm pad.
