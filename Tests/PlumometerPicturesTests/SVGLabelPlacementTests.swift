@@ -7,6 +7,9 @@ import PlumometerTestSupport
 import Testing
 
 /// A box read off the picture: a label's rect, or the box a tick text takes.
+///
+/// Not the renderer's own `SVGBox`: this check reads the finished SVG independently of the layout code it checks,
+/// so a fault in that code's geometry cannot hide from it.
 struct PictureBox: CustomStringConvertible {
     var x: Double
     var y: Double
