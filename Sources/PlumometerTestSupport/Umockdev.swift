@@ -16,6 +16,26 @@ public enum Umockdev {
     /// Whether tests that need umockdev can run.
     public static var isAvailable: Bool { runner != nil || Requirements.all }
 
+    /// `umockdev-wrapper`, which runs a program with umockdev's preload library: the Python testbed drivers
+    /// (`Tests/Scripts/umockdev_*.py`, `Tests/Fixtures/Faults/umockdev_unplug.py`) run under it.
+    public static let wrapper = "/usr/bin/umockdev-wrapper"
+
+    /// The Python that runs the testbed drivers and `Tests/Scripts/fifo_device.py`.
+    public static let python = "/usr/bin/python3"
+
+    /// Whether a testbed can be driven from Python: the wrapper, python3 and umockdev's GI bindings are there.
+    public static var canDriveTestbeds: Bool {
+        guard isAvailable, FileManager.default.isExecutableFile(atPath: wrapper),
+            FileManager.default.isExecutableFile(atPath: python)
+        else { return false }
+        let probe = try? ProcessRunner.run(
+            python,
+            ["-c", "import gi; gi.require_version('UMockdev', '1.0'); from gi.repository import UMockdev"],
+            timeout: 20
+        )
+        return probe?.status == 0
+    }
+
     /// Runs `program arguments` with the device in `files` emulated and `events` replayed into it.
     ///
     /// - Parameters:
@@ -83,7 +103,7 @@ public enum Umockdev {
     public static func fedCommand(files: UmockdevFiles, events: URL?, timed: Bool = true, hold: Double = 1) -> [String]
     {
         var driver = [
-            "/usr/bin/python3", Fixtures.script("fifo_device.py").path, "--umockdev", files.device.path, "--ioctl",
+            python, Fixtures.script("fifo_device.py").path, "--umockdev", files.device.path, "--ioctl",
             "\(files.node)=\(files.ioctl.path)", "--hold", String(hold),
         ]
         if let events { driver += ["--events", events.path] }

@@ -9,7 +9,7 @@ import Testing
 @Suite(
     .serialized,
     .enabled(
-        if: EmulatedStreams.canDriveTestbeds || Requirements.all,
+        if: Umockdev.canDriveTestbeds || Requirements.all,
         "umockdev, its GI bindings or python3 are missing"
     ),
     .tags(.foundByFaultInjection, .umockdev)
@@ -25,9 +25,9 @@ struct DeviceUnplugTests {
         options: [String] = []
     ) throws -> (report: [String], stderr: String, result: ProcessResult) {
         let result = try ProcessRunner.run(
-            EmulatedStreams.wrapper,
+            Umockdev.wrapper,
             [
-                EmulatedStreams.python, EmulatedStreams.fixture("umockdev_unplug.py").path, "--binary", try CLI.binary,
+                Umockdev.python, EmulatedStreams.fixture("umockdev_unplug.py").path, "--binary", try CLI.binary,
                 "--testbed", files.device.path, "--ioctl", files.ioctl.path, "--node", files.node,
                 "--before", before.path, "--after", after.path, "--number", String(number),
             ] + options,

@@ -7,22 +7,6 @@ import Testing
 /// Live streams from emulated devices for the CLI tests: a device under umockdev, its events fed through a FIFO in
 /// whole events (or an umockdev script for timing a FIFO cannot give), and checks on the JSON Lines it produced.
 enum EmulatedStreams {
-    static let wrapper = "/usr/bin/umockdev-wrapper"
-    static let python = "/usr/bin/python3"
-
-    /// Whether the Python GI bindings of umockdev can be used (the unplug test drives a testbed from Python).
-    static var canDriveTestbeds: Bool {
-        guard Umockdev.isAvailable, FileManager.default.isExecutableFile(atPath: wrapper),
-            FileManager.default.isExecutableFile(atPath: python)
-        else { return false }
-        let probe = try? ProcessRunner.run(
-            python,
-            ["-c", "import gi; gi.require_version('UMockdev', '1.0'); from gi.repository import UMockdev"],
-            timeout: 20
-        )
-        return probe?.status == 0
-    }
-
     static func fixture(_ name: String) -> URL {
         Fixtures.projectFixtures.appendingPathComponent("Faults/" + name)
     }
