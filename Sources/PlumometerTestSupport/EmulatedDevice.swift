@@ -43,15 +43,16 @@ public struct EmulatedDevice: Sendable {
         keysDown: Set<KeyCode> = [],
         label: String = "device"
     ) throws {
-        let device = UmockdevDevice(
-            description: description,
+        directory = try Scratch.directory(label)
+        devices = []
+        try add(
+            description,
             node: node,
             udevProperties: udevProperties,
             slotValues: slotValues,
             axisValues: axisValues,
             keysDown: keysDown
         )
-        try self.init(device, label: label)
     }
 
     /// Emulates `device` in a fresh directory named after `label`.

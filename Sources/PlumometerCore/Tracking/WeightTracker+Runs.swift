@@ -1,8 +1,8 @@
 /// A contact's run: the values since its anchor, restarted when the value moves beyond the stability tolerance or
 /// still trends, and judged stable once it has lasted the stability window (``TrackerConfiguration``).
 extension WeightTracker {
-    /// Smooths a contact's new raw pressure at `time`, extends or restarts its run and judges it.
-    func advance(_ contact: inout TrackedContact, at time: EventTime) {
+    /// Smooths a contact's raw pressure at `time` into its value, within the pressure range.
+    func smooth(_ contact: inout TrackedContact, at time: EventTime) {
         let smoothed = contact.filter.update(
             Double(contact.rawPressure),
             at: time,
@@ -10,6 +10,11 @@ extension WeightTracker {
             fullScale: pressureRange.span
         )
         contact.value = clampedPressure(smoothed)
+    }
+
+    /// Smooths a contact's new raw pressure at `time`, extends or restarts its run and judges it.
+    func advance(_ contact: inout TrackedContact, at time: EventTime) {
+        smooth(&contact, at: time)
         if Swift.abs(contact.value - contact.anchorPressure) > stabilityTolerancePressure || time < contact.anchorTime {
             restartRun(&contact, at: time)
         } else {

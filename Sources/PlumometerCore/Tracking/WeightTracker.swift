@@ -274,13 +274,7 @@ public struct WeightTracker: Sendable {
             rawPressure: sample.pressure ?? pressureRange.minimum,
             anchorTime: time
         )
-        let smoothed = contact.filter.update(
-            Double(contact.rawPressure),
-            at: time,
-            smoothing: configuration.smoothing,
-            fullScale: pressureRange.span
-        )
-        contact.value = clampedPressure(smoothed)
+        smooth(&contact, at: time)
         contact.anchorPressure = contact.value
         contact.window.restart(contact.value, at: time)
         judge(&contact, at: time)
