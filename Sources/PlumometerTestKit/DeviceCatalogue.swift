@@ -241,6 +241,41 @@ public enum DeviceCatalogue {
         ]
     )
 
+    /// A synthetic pressure pad of `width` x `height` mm at 40 units a millimetre, `ABS_MT_PRESSURE` 0...1000: the
+    /// picture tests' pad, sized at will. No fixture file describes it (it is not in ``all``).
+    ///
+    /// - Parameters:
+    ///   - width: millimetres along x.
+    ///   - height: millimetres along y.
+    ///   - resolution: the position axes' declared resolution (units per millimetre; 0: not declared).
+    ///   - unitsPerGram: `ABS_MT_PRESSURE`'s declared resolution (0: not declared, no grams).
+    ///   - slots: how many slots it has.
+    public static func syntheticPressurePad(
+        width: Int32 = 100,
+        height: Int32 = 60,
+        resolution: Int32 = 40,
+        unitsPerGram: Int32 = 4,
+        slots: Int32 = 5
+    ) -> DeviceDescription {
+        DeviceDescription(
+            path: "synthetic.evemu",
+            identity: DeviceIdentity(
+                bus: 0x18,
+                vendor: 0x06cb,
+                product: 0xce37,
+                version: 1,
+                name: "Synthetic PressurePad"
+            ),
+            axes: [
+                .mtSlot: AxisInfo(minimum: 0, maximum: slots - 1),
+                .mtTrackingID: AxisInfo(minimum: 0, maximum: 65535),
+                .mtPositionX: AxisInfo(minimum: 0, maximum: width * 40, resolution: resolution),
+                .mtPositionY: AxisInfo(minimum: 0, maximum: height * 40, resolution: resolution),
+                .mtPressure: AxisInfo(minimum: 0, maximum: 1000, resolution: unitsPerGram),
+            ]
+        )
+    }
+
     /// Every device of the catalogue with its fixture's file name.
     public static let all: [(file: String, description: DeviceDescription)] = [
         ("apple-magic-trackpad-2-bluetooth.desc", magicTrackpad2Bluetooth),

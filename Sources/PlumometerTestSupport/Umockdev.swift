@@ -16,6 +16,26 @@ public enum Umockdev {
     /// Whether tests that need umockdev can run.
     public static var isAvailable: Bool { runner != nil || Requirements.all }
 
+    /// `umockdev-wrapper`, which runs a program with umockdev's preload library: the Python testbed drivers
+    /// (`Tests/Scripts/umockdev_*.py`, `Tests/Fixtures/Faults/umockdev_unplug.py`) run under it.
+    public static let wrapper = "/usr/bin/umockdev-wrapper"
+
+    /// The Python that runs the testbed drivers and `Tests/Scripts/fifo_device.py`.
+    public static let python = "/usr/bin/python3"
+
+    /// Whether a testbed can be driven from Python: the wrapper, python3 and umockdev's GI bindings are there.
+    public static var canDriveTestbeds: Bool {
+        guard isAvailable, FileManager.default.isExecutableFile(atPath: wrapper),
+            FileManager.default.isExecutableFile(atPath: python)
+        else { return false }
+        let probe = try? ProcessRunner.run(
+            python,
+            ["-c", "import gi; gi.require_version('UMockdev', '1.0'); from gi.repository import UMockdev"],
+            timeout: 20
+        )
+        return probe?.status == 0
+    }
+
     /// Runs `program arguments` with the device in `files` emulated and `events` replayed into it.
     ///
     /// - Parameters:
@@ -68,18 +88,27 @@ public enum Umockdev {
         environment: [String: String] = [:],
         timeout: TimeInterval = 30
     ) throws -> ProcessResult {
+        let command = fedCommand(files: files, events: events, timed: timed, hold: hold)
+        return try ProcessRunner.run(
+            command[0],
+            Array(command.dropFirst()) + [program] + arguments,
+            environment: environment,
+            timeout: timeout
+        )
+    }
+
+    /// `python3 Tests/Scripts/fifo_device.py` and its arguments up to and including `--`, for
+    /// ``runFed(files:events:timed:hold:program:arguments:environment:timeout:)`` and for tests that put the
+    /// command in a shell pipeline.
+    public static func fedCommand(files: UmockdevFiles, events: URL?, timed: Bool = true, hold: Double = 1) -> [String]
+    {
         var driver = [
-            Fixtures.script("fifo_device.py").path, "--umockdev", files.device.path, "--ioctl",
+            python, Fixtures.script("fifo_device.py").path, "--umockdev", files.device.path, "--ioctl",
             "\(files.node)=\(files.ioctl.path)", "--hold", String(hold),
         ]
         if let events { driver += ["--events", events.path] }
         if timed { driver.append("--timed") }
-        return try ProcessRunner.run(
-            "/usr/bin/python3",
-            driver + ["--", program] + arguments,
-            environment: environment,
-            timeout: timeout
-        )
+        return driver + ["--"]
     }
 
     /// The evemu `E:` lines for `events` (`E: sec.usec type code value`, type and code in hex, value in decimal).

@@ -10,28 +10,23 @@ import Testing
 @Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"), .tags(.umockdev))
 struct CalibrateDeviceTests {
     @Test func guidedOnADeviceThenAppliedWhenStreaming() throws {
-        let directory = try Umockdev.temporaryDirectory("calibrate")
         // The device part of the composed calibration recording, as an emulated device with its events.
         let recordingText = try String(contentsOfFile: CLI.fixture("grams-pad.calibration.evemu"), encoding: .utf8)
         let description = try RecordingReader.readDescription(text: recordingText, fileName: "pad.evemu")
         let node = "/dev/input/event3"
-        let files = try UmockdevDevice(
-            description: description,
+        let device = try EmulatedDevice(
+            description,
             node: node,
-            udevProperties: ["ID_INPUT_TOUCHPAD": "1"]
-        ).write(to: directory)
-        let events = directory.appendingPathComponent("events.evemu")
-        try Umockdev.eventsOnly(recordingText).write(to: events, atomically: true, encoding: .utf8)
+            udevProperties: ["ID_INPUT_TOUCHPAD": "1"],
+            label: "calibrate"
+        )
+        let events = try device.eventsFile(text: recordingText)
         let config = try CLI.temporaryDirectory()
-        let runner = try #require(Umockdev.runner).path
 
-        let calibrate = try ProcessRunner.run(
-            runner,
-            files.arguments(events: events)
-                + [
-                    "--", try CLI.binary, "calibrate", "--device", node, "--reference", "270g", "--reference", "270 g",
-                    "--format", "json",
-                ],
+        let calibrate = try device.run(
+            try CLI.binary,
+            ["calibrate", "--device", node, "--reference", "270g", "--reference", "270 g", "--format", "json"],
+            events: events,
             environment: ["XDG_CONFIG_HOME": config.path],
             timeout: 40
         )
@@ -43,13 +38,10 @@ struct CalibrateDeviceTests {
         let profile = try #require(summary.string("profile"))
         #expect(FileManager.default.fileExists(atPath: profile))
 
-        let stream = try ProcessRunner.run(
-            runner,
-            files.arguments(events: events)
-                + [
-                    "--", "timeout", "--preserve-status", "-s", "TERM", "2", try CLI.binary, "--device", node, "-f",
-                    "jsonl",
-                ],
+        let stream = try device.run(
+            "timeout",
+            ["--preserve-status", "-s", "TERM", "2", try CLI.binary, "--device", node, "-f", "jsonl"],
+            events: events,
             environment: ["XDG_CONFIG_HOME": config.path],
             timeout: 40
         )

@@ -26,14 +26,7 @@ import Testing
             source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); _plumometer
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let arguments = ["-c", body, "bash", script.path] + words
-        let result: ProcessResult
-        if let testbed {
-            let runner = try #require(Umockdev.runner, "umockdev-run is not installed")
-            result = try ProcessRunner.run(runner.path, ["-d", testbed, "--", "/bin/bash"] + arguments)
-        } else {
-            result = try ProcessRunner.run("/bin/bash", arguments)
-        }
+        let result = try Self.run("/bin/bash", ["-c", body, "bash", script.path] + words, testbed: testbed)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         return result.stdoutLines.filter { !$0.isEmpty }
@@ -44,13 +37,7 @@ import Testing
         let fish = try #require(Tool.path("fish"), "fish is not installed")
         let script = try Self.script("fish")
         let arguments = ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", script.path, line]
-        let result: ProcessResult
-        if let testbed {
-            let runner = try #require(Umockdev.runner, "umockdev-run is not installed")
-            result = try ProcessRunner.run(runner.path, ["-d", testbed, "--", fish] + arguments)
-        } else {
-            result = try ProcessRunner.run(fish, arguments)
-        }
+        let result = try Self.run(fish, arguments, testbed: testbed)
         #expect(result.status == 0, "\(result.stderr)")
         return result.stdoutLines.filter { !$0.isEmpty }.map { String($0.split(separator: "\t").first ?? "") }
     }
@@ -76,16 +63,17 @@ import Testing
         $function
         """.write(to: probe, atomically: true, encoding: .utf8)
         let arguments = ["-f", probe.path, try Self.script("zsh").path, function] + words
-        let result: ProcessResult
-        if let testbed {
-            let runner = try #require(Umockdev.runner, "umockdev-run is not installed")
-            result = try ProcessRunner.run(runner.path, ["-d", testbed, "--", zsh] + arguments)
-        } else {
-            result = try ProcessRunner.run(zsh, arguments)
-        }
+        let result = try Self.run(zsh, arguments, testbed: testbed)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         return result.stdoutLines.filter { !$0.isEmpty }
+    }
+
+    /// Runs `program arguments`, under umockdev with the `testbed` record (a `.umockdev` file) when one is given.
+    static func run(_ program: String, _ arguments: [String], testbed: String?) throws -> ProcessResult {
+        guard let testbed else { return try ProcessRunner.run(program, arguments) }
+        let runner = try #require(Umockdev.runner, "umockdev-run is not installed")
+        return try ProcessRunner.run(runner.path, ["-d", testbed, "--", program] + arguments)
     }
 
     static var testbed: String { Fixtures.projectFixtures.appendingPathComponent("Testbeds/mixed.umockdev").path }

@@ -84,17 +84,14 @@ import Testing
 
     @Test(.enabled(if: Umockdev.isAvailable, "umockdev is not installed"), .tags(.umockdev))
     func anEmulatedDeviceIsDescribedAsItsDescriptionSaysAndByName() throws {
-        let directory = try Umockdev.temporaryDirectory("describe")
-        let description = try EmulatedStreams.description("pressure-pad.desc")
+        let description = try EmulatedDevice.fixture("pressure-pad.desc")
         let node = "/dev/input/event6"
-        let files = try EmulatedStreams.deviceFiles(description, node: node, in: directory)
-        let runner = try #require(Umockdev.runner).path
+        let device = try EmulatedDevice(description, node: node, label: "describe")
         for selector in [node, String(description.name.prefix(8))] {
-            let result = try ProcessRunner.run(
-                runner,
-                files.arguments() + ["--", try CLI.binary, "describe", "-d", selector, "-f", "json"],
-                environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
-                timeout: 30
+            let result = try device.run(
+                try CLI.binary,
+                ["describe", "-d", selector, "-f", "json"],
+                environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
             )
             #expect(result.status == 0, "\(result.stderr)")
             let object = try #require(try CLI.jsonObjects(result).first)

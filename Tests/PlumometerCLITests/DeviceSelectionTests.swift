@@ -7,26 +7,18 @@ import Testing
 @Suite struct DeviceSelectionTests {
     @Test(.enabled(if: Umockdev.isAvailable, "umockdev is not installed"), .tags(.umockdev))
     func aNameMatchingSeveralDevicesSaysSoAndWhichOneIsRead() throws {
-        let directory = try Umockdev.temporaryDirectory("select")
         let (usb, silicon) = ("/dev/input/event9", "/dev/input/event11")
-        let first = try EmulatedStreams.deviceFiles(
-            try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc"),
+        var devices = try EmulatedDevice(
+            try EmulatedDevice.fixture("apple-magic-trackpad-2-usb.desc"),
             node: usb,
-            in: directory.appendingPathComponent("a")
+            label: "select"
         )
-        let second = try EmulatedStreams.deviceFiles(
-            try EmulatedStreams.description("apple-silicon-internal-trackpad.desc"),
-            node: silicon,
-            in: directory.appendingPathComponent("b")
-        )
+        try devices.add(try EmulatedDevice.fixture("apple-silicon-internal-trackpad.desc"), node: silicon)
         let run = { (selector: String) in
-            try ProcessRunner.run(
-                try #require(Umockdev.runner).path,
-                first.arguments() + second.arguments() + [
-                    "--", try CLI.binary, "describe", "-d", selector, "-f", "json",
-                ],
-                environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
-                timeout: 30
+            try devices.run(
+                try CLI.binary,
+                ["describe", "-d", selector, "-f", "json"],
+                environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
             )
         }
         let both = try run("APPLE")

@@ -9,7 +9,7 @@ import Testing
 @Suite(
     .serialized,
     .enabled(
-        if: EmulatedStreams.canDriveTestbeds || Requirements.all,
+        if: Umockdev.canDriveTestbeds || Requirements.all,
         "umockdev, its GI bindings or python3 are missing"
     ),
     .tags(.foundByFaultInjection, .umockdev)
@@ -25,9 +25,9 @@ struct DeviceUnplugTests {
         options: [String] = []
     ) throws -> (report: [String], stderr: String, result: ProcessResult) {
         let result = try ProcessRunner.run(
-            EmulatedStreams.wrapper,
+            Umockdev.wrapper,
             [
-                EmulatedStreams.python, EmulatedStreams.fixture("umockdev_unplug.py").path, "--binary", try CLI.binary,
+                Umockdev.python, EmulatedStreams.fixture("umockdev_unplug.py").path, "--binary", try CLI.binary,
                 "--testbed", files.device.path, "--ioctl", files.ioctl.path, "--node", files.node,
                 "--before", before.path, "--after", after.path, "--number", String(number),
             ] + options,
@@ -40,12 +40,14 @@ struct DeviceUnplugTests {
     }
 
     @Test func deviceRemovedMidFrameIsReportedAndFollowedToItsNewNode() throws {
-        let directory = try Umockdev.temporaryDirectory("unplug")
-        let description = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
-        let files = try EmulatedStreams.deviceFiles(description, node: "/dev/input/event7", in: directory)
+        let device = try EmulatedDevice(
+            try EmulatedDevice.fixture("apple-magic-trackpad-2-usb.desc"),
+            node: "/dev/input/event7",
+            label: "unplug"
+        )
         let t = EmulatedStreams.t
         // One complete frame with a contact, then half a frame (a new contact and a pressure) that never ends.
-        let before = try EmulatedStreams.eventsFile(
+        let before = try device.eventsFile(
             [
                 .abs(.mtSlot, 0, at: t(0)), .abs(.mtTrackingID, 40, at: t(0)), .abs(.mtPositionX, 100, at: t(0)),
                 .abs(.mtPositionY, 200, at: t(0)), .abs(.mtPressure, 50, at: t(0)), .key(.btnTouch, 1, at: t(0)),
@@ -53,19 +55,17 @@ struct DeviceUnplugTests {
                 .abs(.mtPressure, 70, at: t(50)), .abs(.mtSlot, 1, at: t(50)), .abs(.mtTrackingID, 41, at: t(50)),
                 .abs(.mtPressure, 90, at: t(50)),
             ],
-            named: "before.evemu",
-            in: directory
+            named: "before.evemu"
         )
-        let after = try EmulatedStreams.eventsFile(
+        let after = try device.eventsFile(
             [
                 .abs(.mtSlot, 0, at: t(0)), .abs(.mtTrackingID, 77, at: t(0)), .abs(.mtPositionX, 300, at: t(0)),
                 .abs(.mtPositionY, 300, at: t(0)), .abs(.mtPressure, 30, at: t(0)), .key(.btnTouch, 1, at: t(0)),
                 .syn(.report, at: t(0)),
             ],
-            named: "after.evemu",
-            in: directory
+            named: "after.evemu"
         )
-        let (report, stderr, result) = try Self.drive(files, before: before, after: after, number: 17)
+        let (report, stderr, result) = try Self.drive(device.files, before: before, after: after, number: 17)
         #expect(
             !report.contains { $0.hasPrefix("timeout:") || $0.hasPrefix("exited early") || $0.hasPrefix("killed") },
             "\(result.stdout)\n\(result.stderr)"
@@ -99,21 +99,22 @@ struct DeviceUnplugTests {
     /// `--wait`: a background reader started before its device (a Bluetooth trackpad still off at login) waits
     /// through udev, and reads the device when it first appears.
     @Test func waitReadsADeviceThatAppearsAfterStart() throws {
-        let directory = try Umockdev.temporaryDirectory("wait")
-        let description = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
-        let files = try EmulatedStreams.deviceFiles(description, node: "/dev/input/event7", in: directory)
+        let device = try EmulatedDevice(
+            try EmulatedDevice.fixture("apple-magic-trackpad-2-usb.desc"),
+            node: "/dev/input/event7",
+            label: "wait"
+        )
         let t = EmulatedStreams.t
-        let after = try EmulatedStreams.eventsFile(
+        let after = try device.eventsFile(
             [
                 .abs(.mtSlot, 0, at: t(0)), .abs(.mtTrackingID, 5, at: t(0)), .abs(.mtPositionX, 300, at: t(0)),
                 .abs(.mtPositionY, 300, at: t(0)), .abs(.mtPressure, 30, at: t(0)), .key(.btnTouch, 1, at: t(0)),
                 .syn(.report, at: t(0)),
             ],
-            named: "after.evemu",
-            in: directory
+            named: "after.evemu"
         )
         let (report, stderr, result) = try Self.drive(
-            files,
+            device.files,
             before: after,
             after: after,
             number: 9,

@@ -7,55 +7,8 @@ import Testing
 /// Live streams from emulated devices for the CLI tests: a device under umockdev, its events fed through a FIFO in
 /// whole events (or an umockdev script for timing a FIFO cannot give), and checks on the JSON Lines it produced.
 enum EmulatedStreams {
-    static let wrapper = "/usr/bin/umockdev-wrapper"
-    static let python = "/usr/bin/python3"
-
-    /// Whether the Python GI bindings of umockdev can be used (the unplug test drives a testbed from Python).
-    static var canDriveTestbeds: Bool {
-        guard Umockdev.isAvailable, FileManager.default.isExecutableFile(atPath: wrapper),
-            FileManager.default.isExecutableFile(atPath: python)
-        else { return false }
-        let probe = try? ProcessRunner.run(
-            python,
-            ["-c", "import gi; gi.require_version('UMockdev', '1.0'); from gi.repository import UMockdev"],
-            timeout: 20
-        )
-        return probe?.status == 0
-    }
-
     static func fixture(_ name: String) -> URL {
         Fixtures.projectFixtures.appendingPathComponent("Faults/" + name)
-    }
-
-    /// The description of a device in Tests/Fixtures/Devices.
-    static func description(_ file: String) throws -> DeviceDescription {
-        let url = Fixtures.projectFixtures.appendingPathComponent("Devices/" + file)
-        return try RecordingReader.readDescription(text: try String(contentsOf: url, encoding: .utf8), fileName: file)
-    }
-
-    /// Writes the emulated device files for `description` at `node` into `directory`.
-    static func deviceFiles(
-        _ description: DeviceDescription,
-        node: String,
-        slotValues: [[AbsoluteAxis: Int32]] = [],
-        keysDown: Set<KeyCode> = [],
-        in directory: URL
-    ) throws -> UmockdevFiles {
-        let device = UmockdevDevice(
-            description: description,
-            node: node,
-            udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1"],
-            slotValues: slotValues,
-            keysDown: keysDown
-        )
-        return try device.write(to: directory)
-    }
-
-    /// Writes `events` as an evemu events file umockdev can replay.
-    static func eventsFile(_ events: [RawEvent], named name: String, in directory: URL) throws -> URL {
-        let url = directory.appendingPathComponent(name)
-        try Umockdev.eventsText(events).write(to: url, atomically: true, encoding: .utf8)
-        return url
     }
 
     /// An umockdev script (`r DELAY DATA` lines, see umockdev's script-format.txt) that delivers each chunk of
@@ -123,42 +76,38 @@ extension EmulatedStreams {
         seconds: Double = 1.2,
         until pattern: String? = nil
     ) throws -> ProcessResult {
-        let directory = try Umockdev.temporaryDirectory("fault")
-        let node = "/dev/input/event7"
-        let files = try deviceFiles(
-            try description(file),
-            node: node,
+        let device = try EmulatedDevice(
+            try EmulatedDevice.fixture(file),
             slotValues: slotValues,
             keysDown: keysDown,
-            in: directory
+            label: "fault"
         )
         // ProcessRunner starts it with no signal blocked, as a shell would, so SIGTERM acts as a user's `kill`.
         let command =
             ["timeout", "--preserve-status", "-s", "TERM", String(seconds), try CLI.binary]
-            + ["--device", node, "-f", "jsonl"]
+            + ["--device", device.node, "-f", "jsonl"]
         let environment = ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         guard let script else {
             // Events go in through a FIFO at their time stamps, in whole events as from the kernel (umockdev's own
             // replay backs the node with a pty, which tears bursts when the reader falls behind on a loaded machine).
-            return try Umockdev.runFed(
-                files: files,
-                events: try eventsFile(events, named: "events.evemu", in: directory),
+            return try device.runFed(
+                "timeout",
+                Array(command.dropFirst()),
+                events: try device.eventsFile(events),
                 hold: seconds + 10,
-                program: "timeout",
-                arguments: Array(command.dropFirst()),
                 environment: environment
             )
         }
-        let scriptURL = directory.appendingPathComponent("events.script")
+        let scriptURL = device.directory.appendingPathComponent("events.script")
         try script.write(to: scriptURL)
         // With a pattern the run ends on the line that matches it, not at a time: its reader (sed) quits after that
         // line, and the stream stops once its piped stdout's reader has gone, however slow the machine.
         let ended = pattern.map { ["sh", "-c", "\"$@\" | sed '/\($0)/q'", $0] + command } ?? command
-        return try ProcessRunner.run(
-            try #require(Umockdev.runner).path,
-            files.arguments() + ["-s", "\(node)=\(scriptURL.path)", "--"] + ended,
-            environment: environment,
-            timeout: 30
+        return try device.run(
+            ended[0],
+            Array(ended.dropFirst()),
+            scripts: [(device.node, scriptURL)],
+            environment: environment
         )
     }
 

@@ -12,17 +12,11 @@ struct ListBestLineEscapingTests {
     @Test(.tags(.foundByFaultInjection)) func theBestLineShowsControlCharactersEscaped() throws {
         var description = DeviceCatalogue.appleSiliconTrackpad
         description.identity.name = "Two\nLines\u{1B}[2J\u{07} Pad"
-        let directory = try Umockdev.temporaryDirectory("best-line")
-        let files = try UmockdevDevice(
-            description: description,
-            node: "/dev/input/event6",
-            udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1"]
-        ).write(to: directory)
-        let result = try ProcessRunner.run(
-            try #require(Umockdev.runner).path,
-            files.arguments() + ["--", "timeout", "--preserve-status", "-s", "TERM", "5", try CLI.binary, "list"],
-            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
-            timeout: 30
+        let device = try EmulatedDevice(description, node: "/dev/input/event6", label: "best-line")
+        let result = try device.run(
+            "timeout",
+            ["--preserve-status", "-s", "TERM", "5", try CLI.binary, "list"],
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         )
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\u{07}"), "\(result.stdout)")

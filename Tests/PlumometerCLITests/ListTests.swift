@@ -36,28 +36,30 @@ struct ListTests {
 
     /// Runs `plumometer ARGS` with the whole testbed emulated (each node answering its own ioctls).
     static func run(_ arguments: [String], events: (node: String, file: String)? = nil) throws -> ProcessResult {
-        let directory = try Umockdev.temporaryDirectory("list")
-        var umockdevArguments: [String] = []
-        for member in testbed {
-            let description = try EmulatedStreams.description(member.descFile)
-            let device = UmockdevDevice(description: description, node: member.node, udevProperties: member.udev)
-            let files = try device.write(to: directory, baseName: URL(fileURLWithPath: member.node).lastPathComponent)
-            umockdevArguments += files.arguments()
+        let first = testbed[0]
+        var devices = try EmulatedDevice(
+            try EmulatedDevice.fixture(first.descFile),
+            node: first.node,
+            udevProperties: first.udev,
+            label: "list"
+        )
+        for member in testbed.dropFirst() {
+            try devices.add(try EmulatedDevice.fixture(member.descFile), node: member.node, udevProperties: member.udev)
         }
+        var eventsFile: URL?
         if let events {
             let text = try String(
                 contentsOf: Fixtures.projectFixtures.appendingPathComponent("Events/" + events.file),
                 encoding: .utf8
             )
-            let url = directory.appendingPathComponent("events.evemu")
-            try Umockdev.eventsOnly(text).write(to: url, atomically: true, encoding: .utf8)
-            umockdevArguments += ["-e", "\(events.node)=\(url.path)"]
+            eventsFile = try devices.eventsFile(text: text)
         }
-        return try ProcessRunner.run(
-            try #require(Umockdev.runner).path,
-            umockdevArguments + ["--", "timeout", "--preserve-status", "-s", "TERM", "2", try CLI.binary] + arguments,
-            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
-            timeout: 30
+        return try devices.run(
+            "timeout",
+            ["--preserve-status", "-s", "TERM", "2", try CLI.binary] + arguments,
+            events: eventsFile,
+            into: events?.node,
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         )
     }
 

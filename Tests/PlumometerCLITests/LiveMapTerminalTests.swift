@@ -1,4 +1,5 @@
 import Foundation
+import PlumometerTestKit
 import PlumometerTestSupport
 import Testing
 
@@ -20,16 +21,7 @@ struct LiveMapTerminalTests {
 
         /// Where `text` starts on the screen (row, column), if it is there.
         func find(_ text: String) -> (row: Int, column: Int)? {
-            for (row, line) in lines.enumerated() {
-                let characters = Array(line)
-                let wanted = Array(text)
-                guard characters.count >= wanted.count else { continue }
-                for column in 0...(characters.count - wanted.count)
-                where Array(characters[column..<(column + wanted.count)]) == wanted {
-                    return (row, column)
-                }
-            }
-            return nil
+            ScreenText.occurrences(of: text, in: lines).first
         }
     }
 

@@ -119,17 +119,15 @@ struct LiveSuspendTests {
     func aLiveDeviceToo() throws {
         // `stream` on an emulated device, at rest: its output thread was started before the keys were attached, and a
         // stop still reaches the loop, which gives the terminal back first. The job is umockdev-run and plumometer.
-        let directory = try Umockdev.temporaryDirectory("live-suspend")
         let node = "/dev/input/event7"
-        let files = try EmulatedStreams.deviceFiles(
-            try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc"),
+        let device = try EmulatedDevice(
+            try EmulatedDevice.fixture("apple-magic-trackpad-2-usb.desc"),
             node: node,
-            in: directory
+            label: "live-suspend"
         )
-        let runner = try #require(Umockdev.runner).path
         let run = try LiveTerminal.run(
             ["stream", "--device", node],
-            wrapper: [runner] + files.arguments(events: nil) + ["--"],
+            wrapper: try device.umockdevCommand(),
             steps: [
                 "until:[q]uit", "ctrl:Z", "until-state:T", "snap", "signal:CONT", "wait:0.5", "snap", "key:q",
             ]

@@ -126,16 +126,14 @@ struct StreamOutputFileTests {
 @Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"))
 struct RecordOutputFileTests {
     static func record(_ output: String) throws -> ProcessResult {
-        let directory = try Umockdev.temporaryDirectory("record-output")
-        let description = try Faults.description("apple-magic-trackpad-2-usb.desc")
         let node = "/dev/input/event9"
-        let files = try UmockdevDevice(description: description, node: node).write(to: directory)
-        return try ProcessRunner.run(
-            try #require(Umockdev.runner).path,
-            files.arguments()
-                + ["--", try CLI.binary, "record", "--device", node, "-o", output, "--duration", "0.3"],
-            timeout: 30
+        let device = try EmulatedDevice(
+            try EmulatedDevice.fixture("apple-magic-trackpad-2-usb.desc"),
+            node: node,
+            udevProperties: [:],
+            label: "record-output"
         )
+        return try device.run(try CLI.binary, ["record", "--device", node, "-o", output, "--duration", "0.3"])
     }
 
     @Test func recordRefusesASymlinkPlantedAtItsOutput() throws {

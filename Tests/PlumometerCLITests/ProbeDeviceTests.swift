@@ -9,26 +9,23 @@ import Testing
 /// log lines under umockdev, which must come through plumometer's messages.
 @Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"))
 struct ProbeDeviceTests {
-    static let driver = Fixtures.packageRoot!.appendingPathComponent("Tests/Scripts/fifo_device.py").path
-
     /// Runs `plumometer ARGS` against `description` at `node`, fed `eventsText` (`E:` lines) through a FIFO.
     static func run(
         _ arguments: [String],
         description: DeviceDescription,
         node: String,
         eventsText: String,
-        hold: String = "3"
+        hold: Double = 3
     ) throws -> (result: ProcessResult, stderr: String) {
-        let directory = try Umockdev.temporaryDirectory("probe-device")
-        let files = try UmockdevDevice(description: description, node: node, udevProperties: ["ID_INPUT_TOUCHPAD": "1"])
-            .write(to: directory)
-        let events = directory.appendingPathComponent("events.evemu")
-        try eventsText.write(to: events, atomically: true, encoding: .utf8)
-        let command =
-            [
-                "/usr/bin/python3", driver, "--umockdev", files.device.path, "--ioctl", "\(node)=\(files.ioctl.path)",
-                "--events", events.path, "--hold", hold, "--", try CLI.binary,
-            ] + arguments
+        let device = try EmulatedDevice(
+            description,
+            node: node,
+            udevProperties: ["ID_INPUT_TOUCHPAD": "1"],
+            label: "probe-device"
+        )
+        let directory = device.directory
+        let events = try device.eventsFile(text: eventsText)
+        let command = device.fedCommand(events: events, timed: false, hold: hold) + [try CLI.binary] + arguments
         let script =
             command.map { "'\($0)'" }.joined(separator: " ") + " 2>'\(directory.path)/stderr'; echo \"status=$?\" >&2"
         let result = try ProcessRunner.run(
@@ -80,7 +77,7 @@ struct ProbeDeviceTests {
             description: description,
             node: node,
             eventsText: Umockdev.eventsText(events),
-            hold: "1"
+            hold: 1
         )
         #expect(result.stderr.contains("status=0"), "\(result.stderr) \(stderr)")
         let libevdevLines = stderr.split(separator: "\n").filter { $0.contains("libevdev") }

@@ -14,31 +14,27 @@ struct RecordFormatTests {
         return Umockdev.eventsOnly((try? String(contentsOf: url, encoding: .utf8)) ?? "")
     }()
 
-    /// The live frames of `files` fed `events`, as `RecordTests.contactsPerFrame` compares them.
-    static func liveFrames(_ files: UmockdevFiles, events: URL, node: String) throws -> [String] {
-        let live = try ProcessRunner.run(
-            try #require(Umockdev.runner).path,
-            files.arguments(events: events)
-                + ["--", "timeout", "--preserve-status", "-s", "TERM", "3", try CLI.binary, "-d", node, "-f", "jsonl"],
-            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
-            timeout: 30
+    /// The live frames of `device` fed `events`, as `RecordTests.contactsPerFrame` compares them.
+    static func liveFrames(_ device: EmulatedDevice, events: URL) throws -> [String] {
+        let live = try device.run(
+            "timeout",
+            ["--preserve-status", "-s", "TERM", "3", try CLI.binary, "-d", device.node, "-f", "jsonl"],
+            events: events,
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         )
         return try RecordTests.contactsPerFrame(live)
     }
 
     @Test func aYAMLFileIsLibinputRecordAndReplaysToTheSameFrames() throws {
-        let directory = try Umockdev.temporaryDirectory("record-yaml")
-        let description = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
+        let description = try EmulatedDevice.fixture("apple-magic-trackpad-2-usb.desc")
         let node = "/dev/input/event9"
-        let files = try UmockdevDevice(description: description, node: node).write(to: directory)
-        let events = directory.appendingPathComponent("events.evemu")
-        try Self.eventsText.write(to: events, atomically: true, encoding: .utf8)
-        let recording = directory.appendingPathComponent("recorded.yml")
-        let record = try ProcessRunner.run(
-            try #require(Umockdev.runner).path,
-            files.arguments(events: events)
-                + ["--", try CLI.binary, "record", "-d", node, "-o", recording.path, "--duration", "1.5"],
-            timeout: 30
+        let device = try EmulatedDevice(description, node: node, udevProperties: [:], label: "record-yaml")
+        let events = try device.eventsFile(text: Self.eventsText)
+        let recording = device.directory.appendingPathComponent("recorded.yml")
+        let record = try device.run(
+            try CLI.binary,
+            ["record", "-d", node, "-o", recording.path, "--duration", "1.5"],
+            events: events
         )
         #expect(record.status == 0, "\(record.stderr)")
         let text = try String(contentsOf: recording, encoding: .utf8)
@@ -48,7 +44,7 @@ struct RecordFormatTests {
         // The first event at 0, as libinput record writes it.
         #expect(text.contains("  events:\n  - evdev:\n    - [  0,      0,"), "\(text)")
 
-        let liveFrames = try Self.liveFrames(files, events: events, node: node)
+        let liveFrames = try Self.liveFrames(device, events: events)
         #expect(liveFrames.count >= 4)
         let replay = try CLI.run(["replay", "--fast", "-f", "jsonl", recording.path])
         #expect(replay.status == 0, "\(replay.stderr)")
@@ -82,29 +78,23 @@ struct RecordFormatTests {
     }
 
     @Test func twoDevicesGoIntoOneFileAndEachReplaysToItsOwnFrames() throws {
-        let directory = try Umockdev.temporaryDirectory("record-multiple")
-        let pad = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
-        let other = try EmulatedStreams.description("apple-silicon-internal-trackpad.desc")
+        let pad = try EmulatedDevice.fixture("apple-magic-trackpad-2-usb.desc")
+        let other = try EmulatedDevice.fixture("apple-silicon-internal-trackpad.desc")
         let (nodeA, nodeB) = ("/dev/input/event9", "/dev/input/event11")
-        let filesA = try UmockdevDevice(description: pad, node: nodeA).write(to: directory)
-        let filesB = try UmockdevDevice(description: other, node: nodeB).write(to: directory, baseName: "other")
-        let events = directory.appendingPathComponent("events.evemu")
-        try Self.eventsText.write(to: events, atomically: true, encoding: .utf8)
-        let recording = directory.appendingPathComponent("both.yaml")
-        let record = try ProcessRunner.run(
-            try #require(Umockdev.runner).path,
-            filesA.arguments(events: events) + filesB.arguments(events: events)
-                + [
-                    "--", try CLI.binary, "record", "-d", nodeA, "-d", nodeB, "-o", recording.path, "--duration",
-                    "1.5",
-                ],
-            timeout: 30
+        var devices = try EmulatedDevice(pad, node: nodeA, udevProperties: [:], label: "record-multiple")
+        try devices.add(other, node: nodeB, udevProperties: [:])
+        let events = try devices.eventsFile(text: Self.eventsText)
+        let recording = devices.directory.appendingPathComponent("both.yaml")
+        let record = try devices.run(
+            try CLI.binary,
+            ["record", "-d", nodeA, "-d", nodeB, "-o", recording.path, "--duration", "1.5"],
+            events: events
         )
         #expect(record.status == 0, "\(record.stderr)")
         let text = try String(contentsOf: recording, encoding: .utf8)
         #expect(text.contains("ndevices: 2\n"))
-        let liveA = try Self.liveFrames(filesA, events: events, node: nodeA)
-        let liveB = try Self.liveFrames(filesB, events: events, node: nodeB)
+        let liveA = try Self.liveFrames(devices.only(nodeA), events: events)
+        let liveB = try Self.liveFrames(devices.only(nodeB), events: events)
         #expect(liveA.count >= 4 && liveB.count >= 4)
         for (selector, live) in [("0", liveA), (nodeB, liveB)] {
             let replay = try CLI.run(["replay", "--fast", "-f", "jsonl", "-d", selector, recording.path])
@@ -116,29 +106,27 @@ struct RecordFormatTests {
     }
 
     @Test func aCraftedNameCannotAddLinesKeysOrDevices() throws {
-        let directory = try Umockdev.temporaryDirectory("record-names")
-        var description = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
+        var description = try EmulatedDevice.fixture("apple-magic-trackpad-2-usb.desc")
         let evil = "Pad\"\nversion: 2\n- node: /x\nE: 0.1 0003 0039 0005\n\\ #\u{1B}[2J\u{2028}end"
         description.identity.name = evil
         let node = "/dev/input/event9"
-        let files = try UmockdevDevice(description: description, node: node).write(to: directory)
+        let device = try EmulatedDevice(description, node: node, udevProperties: [:], label: "record-names")
+        let files = device.files
         // The kernel's name reaches libevdev through EVIOCGNAME; umockdev's own record stays one line a property.
         // (UmockdevDevice writes a name's backslashes and line feeds there as umockdev's escapes.)
         let escaped = evil.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
         let record = try String(contentsOf: files.device, encoding: .utf8)
             .replacingOccurrences(of: escaped, with: "Pad")
         try record.write(to: files.device, atomically: true, encoding: .utf8)
-        let events = directory.appendingPathComponent("events.evemu")
-        try Self.eventsText.write(to: events, atomically: true, encoding: .utf8)
-        let live = try Self.liveFrames(files, events: events, node: node)
+        let events = try device.eventsFile(text: Self.eventsText)
+        let live = try Self.liveFrames(device, events: events)
         #expect(live.count >= 4)
         for name in ["crafted.yml", "crafted.evemu"] {
-            let recording = directory.appendingPathComponent(name)
-            let result = try ProcessRunner.run(
-                try #require(Umockdev.runner).path,
-                files.arguments(events: events)
-                    + ["--", try CLI.binary, "record", "-d", node, "-o", recording.path, "--duration", "1.5"],
-                timeout: 30
+            let recording = device.directory.appendingPathComponent(name)
+            let result = try device.run(
+                try CLI.binary,
+                ["record", "-d", node, "-o", recording.path, "--duration", "1.5"],
+                events: events
             )
             #expect(result.status == 0, "\(result.stderr)")
             let replay = try CLI.run(["replay", "--fast", "-f", "jsonl", recording.path])
@@ -158,29 +146,28 @@ struct RecordFormatTests {
 
     @Test(arguments: ["kept.evemu", "kept.yml"])
     func streamRecordKeepsTheEventsOfWhatItStreams(_ name: String) throws {
-        let directory = try Umockdev.temporaryDirectory("stream-record")
-        let description = try EmulatedStreams.description("apple-silicon-internal-trackpad.desc")
+        let description = try EmulatedDevice.fixture("apple-silicon-internal-trackpad.desc")
         let node = "/dev/input/event4"
         var slots = Array(repeating: [AbsoluteAxis: Int32](), count: 16)
         slots[3] = [.mtTrackingID: 42, .mtPositionX: 120, .mtPositionY: -80, .mtPressure: 77]
-        let files = try UmockdevDevice(
-            description: description,
+        let device = try EmulatedDevice(
+            description,
             node: node,
+            udevProperties: [:],
             slotValues: slots,
-            keysDown: [.btnTouch, .btnToolFinger]
-        ).write(to: directory)
-        let events = directory.appendingPathComponent("events.evemu")
-        try Self.eventsText.write(to: events, atomically: true, encoding: .utf8)
-        let recording = directory.appendingPathComponent(name)
-        let stream = try ProcessRunner.run(
-            try #require(Umockdev.runner).path,
-            files.arguments(events: events)
-                + [
-                    "--", "timeout", "--preserve-status", "-s", "TERM", "3", try CLI.binary, "-d", node, "-f", "jsonl",
-                    "--record", recording.path,
-                ],
-            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
-            timeout: 30
+            keysDown: [.btnTouch, .btnToolFinger],
+            label: "stream-record"
+        )
+        let events = try device.eventsFile(text: Self.eventsText)
+        let recording = device.directory.appendingPathComponent(name)
+        let stream = try device.run(
+            "timeout",
+            [
+                "--preserve-status", "-s", "TERM", "3", try CLI.binary, "-d", node, "-f", "jsonl", "--record",
+                recording.path,
+            ],
+            events: events,
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         )
         #expect(stream.status == 0, "\(stream.stderr)")
         let streamed = try RecordTests.contactsPerFrame(stream)

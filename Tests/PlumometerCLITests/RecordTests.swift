@@ -20,24 +20,20 @@ struct RecordTests {
     }
 
     @Test func recordThenReplayGivesTheSameFrames() throws {
-        let directory = try Umockdev.temporaryDirectory("record")
-        let description = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
+        let description = try EmulatedDevice.fixture("apple-magic-trackpad-2-usb.desc")
         let node = "/dev/input/event9"
-        let files = try UmockdevDevice(description: description, node: node).write(to: directory)
+        let device = try EmulatedDevice(description, node: node, udevProperties: [:], label: "record")
         let eventsText = try String(
             contentsOf: Fixtures.projectFixtures.appendingPathComponent("Events/multitouch-contacts.events"),
             encoding: .utf8
         )
-        let events = directory.appendingPathComponent("events.evemu")
-        try Umockdev.eventsOnly(eventsText).write(to: events, atomically: true, encoding: .utf8)
-        let recording = directory.appendingPathComponent("recorded.evemu")
-        let runner = try #require(Umockdev.runner).path
+        let events = try device.eventsFile(text: eventsText)
+        let recording = device.directory.appendingPathComponent("recorded.evemu")
 
-        let record = try ProcessRunner.run(
-            runner,
-            files.arguments(events: events)
-                + ["--", try CLI.binary, "record", "--device", node, "-o", recording.path, "--duration", "1.5"],
-            timeout: 30
+        let record = try device.run(
+            try CLI.binary,
+            ["record", "--device", node, "-o", recording.path, "--duration", "1.5"],
+            events: events
         )
         #expect(record.status == 0, "\(record.stderr)")
         #expect(record.stdout.isEmpty, "the recording went to the file")
@@ -52,15 +48,11 @@ struct RecordTests {
         )
 
         // The same device live, and the recording replayed: the same contacts frame by frame.
-        let live = try ProcessRunner.run(
-            runner,
-            files.arguments(events: events)
-                + [
-                    "--", "timeout", "--preserve-status", "-s", "TERM", "3", try CLI.binary, "--device", node, "-f",
-                    "jsonl",
-                ],
-            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
-            timeout: 30
+        let live = try device.run(
+            "timeout",
+            ["--preserve-status", "-s", "TERM", "3", try CLI.binary, "--device", node, "-f", "jsonl"],
+            events: events,
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         )
         let replay = try CLI.run(["replay", "--fast", "-f", "jsonl", recording.path])
         #expect(replay.status == 0, "\(replay.stderr)")
@@ -69,45 +61,39 @@ struct RecordTests {
         #expect(try Self.contactsPerFrame(replay) == liveFrames)
 
         // umockdev's own evemu loader replays our file into the device again: the same frames once more.
-        let again = directory.appendingPathComponent("again.evemu")
-        try Umockdev.eventsOnly(text).write(to: again, atomically: true, encoding: .utf8)
-        let relive = try ProcessRunner.run(
-            runner,
-            files.arguments(events: again)
-                + [
-                    "--", "timeout", "--preserve-status", "-s", "TERM", "3", try CLI.binary, "--device", node, "-f",
-                    "jsonl",
-                ],
-            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
-            timeout: 30
+        let again = try device.eventsFile(text: text, named: "again.evemu")
+        let relive = try device.run(
+            "timeout",
+            ["--preserve-status", "-s", "TERM", "3", try CLI.binary, "--device", node, "-f", "jsonl"],
+            events: again,
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         )
         #expect(try Self.contactsPerFrame(relive) == liveFrames)
     }
 
     @Test func contactsDownWhenRecordingStartsAreInTheRecording() throws {
-        let directory = try Umockdev.temporaryDirectory("record-initial")
-        let description = try EmulatedStreams.description("apple-silicon-internal-trackpad.desc")
+        let description = try EmulatedDevice.fixture("apple-silicon-internal-trackpad.desc")
         var slots = Array(repeating: [AbsoluteAxis: Int32](), count: 16)
         slots[3] = [.mtTrackingID: 42, .mtPositionX: 120, .mtPositionY: -80, .mtPressure: 77]
         let node = "/dev/input/event4"
-        let files = try UmockdevDevice(
-            description: description,
+        let device = try EmulatedDevice(
+            description,
             node: node,
+            udevProperties: [:],
             slotValues: slots,
-            keysDown: [.btnTouch, .btnToolFinger]
-        ).write(to: directory)
+            keysDown: [.btnTouch, .btnToolFinger],
+            label: "record-initial"
+        )
         let eventsText = try String(
             contentsOf: Fixtures.projectFixtures.appendingPathComponent("Events/resting-contact.events"),
             encoding: .utf8
         )
-        let events = directory.appendingPathComponent("events.evemu")
-        try Umockdev.eventsOnly(eventsText).write(to: events, atomically: true, encoding: .utf8)
-        let recording = directory.appendingPathComponent("recorded.evemu")
-        let record = try ProcessRunner.run(
-            try #require(Umockdev.runner).path,
-            files.arguments(events: events)
-                + ["--", try CLI.binary, "record", "--device", node, "-o", recording.path, "--duration", "1"],
-            timeout: 30
+        let events = try device.eventsFile(text: eventsText)
+        let recording = device.directory.appendingPathComponent("recorded.evemu")
+        let record = try device.run(
+            try CLI.binary,
+            ["record", "--device", node, "-o", recording.path, "--duration", "1"],
+            events: events
         )
         #expect(record.status == 0, "\(record.stderr)")
         let replay = try CLI.run(["replay", "--fast", "-f", "jsonl", recording.path])

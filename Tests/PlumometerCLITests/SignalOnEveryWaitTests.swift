@@ -129,20 +129,22 @@ struct SignalOnEveryWaitTests {
     /// device opens, the wait for the FIFO's reader hears the signal, status 0, the FIFO left a FIFO.
     @Test(.tags(.foundByFaultInjection), .enabled(if: Umockdev.isAvailable, "umockdev is not installed"))
     func aStopSignalEndsRecordWaitingForTheReaderOfAFIFO() throws {
-        let directory = try Umockdev.temporaryDirectory("record-fifo")
-        let description = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
         let node = "/dev/input/event9"
-        let files = try UmockdevDevice(description: description, node: node).write(to: directory)
-        let fifo = directory.appendingPathComponent("recording.fifo").path
+        let device = try EmulatedDevice(
+            try EmulatedDevice.fixture("apple-magic-trackpad-2-usb.desc"),
+            node: node,
+            udevProperties: [:],
+            label: "record-fifo"
+        )
+        let fifo = device.directory.appendingPathComponent("recording.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let driver = try #require(Fixtures.packageRoot).appendingPathComponent("Tests/Scripts/fifo_device.py").path
         let started = Date()
-        let result = try ProcessRunner.run(
-            "/usr/bin/python3",
-            [
-                driver, "--umockdev", files.device.path, "--ioctl", "\(node)=\(files.ioctl.path)", "--hold", "1", "--",
-                try CLI.binary, "record", "-d", node, "-o", fifo,
-            ],
+        let result = try device.runFed(
+            try CLI.binary,
+            ["record", "-d", node, "-o", fifo],
+            events: nil,
+            timed: false,
+            hold: 1,
             environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
             timeout: 60
         )

@@ -14,10 +14,14 @@ import Testing
 )
 struct SlowConsumerTests {
     @Test func aStalledPipeGetsTheLatestStateWhenItCatchesUp() throws {
-        let directory = try Umockdev.temporaryDirectory("slow-consumer")
-        let description = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
         let node = "/dev/input/event12"
-        let files = try UmockdevDevice(description: description, node: node).write(to: directory)
+        let device = try EmulatedDevice(
+            try EmulatedDevice.fixture("apple-magic-trackpad-2-usb.desc"),
+            node: node,
+            udevProperties: [:],
+            label: "slow-consumer"
+        )
+        let directory = device.directory
         // 3,000 frames at once: one contact whose pressure keeps changing, then a second contact at 77, then the
         // first lifts. Far more than a pipe holds. They go in through a FIFO in whole events (see
         // Tests/Scripts/fifo_device.py: umockdev's own replay can split a burst into partial events).
@@ -33,15 +37,9 @@ struct SlowConsumerTests {
             .syn(.report, at: time), .abs(.mtSlot, 0, at: time), .abs(.mtTrackingID, -1, at: time),
             .syn(.report, at: time),
         ]
-        let eventsFile = directory.appendingPathComponent("events.evemu")
-        try Umockdev.eventsText(events).write(to: eventsFile, atomically: true, encoding: .utf8)
-
-        let driver = Fixtures.script("fifo_device.py").path
-        let command = [
-            "/usr/bin/python3", driver, "--umockdev", files.device.path, "--ioctl", "\(node)=\(files.ioctl.path)",
-            "--events", eventsFile.path, "--hold", "4", "--", try CLI.binary, "--device", node, "-f", "jsonl",
-        ]
-        .map { "'\($0)'" }.joined(separator: " ")
+        let fed = device.fedCommand(events: try device.eventsFile(events), timed: false, hold: 4)
+        let command = (fed + [try CLI.binary, "--device", node, "-f", "jsonl"])
+            .map { "'\($0)'" }.joined(separator: " ")
         // The consumer reads nothing for 2.5 s, then everything.
         let script =
             "\(command) 2>'\(directory.path)/stderr' | { sleep 2.5; cat; }; echo \"status=${PIPESTATUS[0]}\" >&2"

@@ -14,21 +14,10 @@ import Glibc
 /// JSON lines.
 @Suite(.serialized)
 struct StopSignalTests {
-    /// SplitMix64: a fixed seed gives the same delays on every run, so a failure can be reproduced.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Delays in seconds, spread over the stream (from after start-up to well into it).
     static func delays(seed: UInt64, count: Int, upTo limit: Double) -> [Double] {
-        var generator = SeededGenerator(state: seed)
+        // A fixed seed gives the same delays on every run, so a failure can be reproduced.
+        var generator = SplitMix64(state: seed)
         // From 0.25 s: the reader is up and streaming (a signal before `main` runs has its default effect; see
         // sigtermDuringStartUpLeavesNoPartialOutput), even on a loaded machine.
         return (0..<count).map { _ in Double.random(in: 0.25...Swift.max(0.3, limit), using: &generator) }

@@ -19,25 +19,20 @@ struct StreamTests {
         arguments: [String] = ["-f", "jsonl"],
         shell: String? = nil
     ) throws -> ProcessResult {
-        let directory = try Umockdev.temporaryDirectory("stream")
-        let description = try EmulatedStreams.description(deviceFile)
-        let device = UmockdevDevice(
-            description: description,
+        let device = try EmulatedDevice(
+            try EmulatedDevice.fixture(deviceFile),
             node: node,
-            udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1"],
             slotValues: slotValues,
-            keysDown: keysDown
+            keysDown: keysDown,
+            label: "stream"
         )
-        let files = try device.write(to: directory)
         var events: URL?
         if let eventsFile {
             let text = try String(
                 contentsOf: Fixtures.projectFixtures.appendingPathComponent("Events/" + eventsFile),
                 encoding: .utf8
             )
-            let url = directory.appendingPathComponent("events.evemu")
-            try Umockdev.eventsOnly(text).write(to: url, atomically: true, encoding: .utf8)
-            events = url
+            events = try device.eventsFile(text: text)
         }
         // `timeout --preserve-status` delivers a real SIGTERM and passes on plumometer's own exit status; a
         // `shell` script gets the command line as "$@" instead, to send other signals.
@@ -45,11 +40,11 @@ struct StreamTests {
         let program =
             shell.map { ["/bin/bash", "-c", $0, "bash"] }
             ?? ["timeout", "--preserve-status", "-s", "TERM", String(seconds)]
-        return try ProcessRunner.run(
-            try #require(Umockdev.runner).path,
-            files.arguments(events: events) + ["--"] + program + command,
-            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
-            timeout: 30
+        return try device.run(
+            program[0],
+            Array(program.dropFirst()) + command,
+            events: events,
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         )
     }
 

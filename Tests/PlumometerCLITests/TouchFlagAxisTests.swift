@@ -40,20 +40,18 @@ import Testing
 
     @Test(.enabled(if: Umockdev.isAvailable, "umockdev is not installed"), .tags(.umockdev))
     func listOnAnEmulatedDeviceSaysBogusWithTheReason() throws {
-        let directory = try Umockdev.temporaryDirectory("touch-flag")
         let node = "/dev/input/event4"
-        let files = try UmockdevDevice(
-            description: Self.touchFlagScreen,
+        let device = try EmulatedDevice(
+            Self.touchFlagScreen,
             node: node,
-            udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1"]
-        ).write(to: directory)
+            udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1"],
+            label: "touch-flag"
+        )
         func run(_ arguments: [String]) throws -> ProcessResult {
-            try ProcessRunner.run(
-                try #require(Umockdev.runner).path,
-                files.arguments() + ["--", "timeout", "--preserve-status", "-s", "TERM", "5", try CLI.binary]
-                    + arguments,
-                environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
-                timeout: 30
+            try device.run(
+                "timeout",
+                ["--preserve-status", "-s", "TERM", "5", try CLI.binary] + arguments,
+                environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
             )
         }
         let list = try run(["list", "--format", "json"])

@@ -16,26 +16,23 @@ struct WeighDeviceTests {
     ) throws
         -> ProcessResult
     {
-        let directory = try Umockdev.temporaryDirectory("weigh")
         let recordingText = try String(contentsOfFile: CLI.fixture("grams-pad.one-object.evemu"), encoding: .utf8)
         let description = try RecordingReader.readDescription(text: recordingText, fileName: "pad.evemu")
         let node = "/dev/input/event5"
-        let files = try UmockdevDevice(
-            description: description,
+        let device = try EmulatedDevice(
+            description,
             node: node,
-            udevProperties: ["ID_INPUT_TOUCHPAD": "1"]
-        ).write(to: directory)
-        let eventsFile = directory.appendingPathComponent("events.evemu")
-        try events.write(to: eventsFile, atomically: true, encoding: .utf8)
-        let driver = Fixtures.packageRoot!.appendingPathComponent("Tests/Scripts/fifo_device.py").path
+            udevProperties: ["ID_INPUT_TOUCHPAD": "1"],
+            label: "weigh"
+        )
         var environment = environment
         if environment["XDG_CONFIG_HOME"] == nil { environment["XDG_CONFIG_HOME"] = try CLI.temporaryDirectory().path }
-        return try ProcessRunner.run(
-            "/usr/bin/python3",
-            [
-                driver, "--umockdev", files.device.path, "--ioctl", "\(node)=\(files.ioctl.path)", "--events",
-                eventsFile.path, "--hold", "8", "--", try CLI.binary, "weigh", "--device", node,
-            ] + arguments,
+        return try device.runFed(
+            try CLI.binary,
+            ["weigh", "--device", node] + arguments,
+            events: try device.eventsFile(text: events),
+            timed: false,
+            hold: 8,
             environment: environment,
             timeout: 40
         )

@@ -10,36 +10,33 @@ import Testing
 struct WriterDeviceTests {
     static let eventsText: String = RecordFormatTests.eventsText
 
-    /// A Magic Trackpad 2 at `node` in `directory`, fed the multitouch events.
-    static func device(in directory: URL, node: String, baseName: String = "device") throws -> (UmockdevFiles, URL) {
-        let description = try EmulatedStreams.description("apple-magic-trackpad-2-usb.desc")
-        let files = try UmockdevDevice(description: description, node: node).write(to: directory, baseName: baseName)
-        let events = directory.appendingPathComponent("events.evemu")
-        try Self.eventsText.write(to: events, atomically: true, encoding: .utf8)
-        return (files, events)
+    /// A Magic Trackpad 2 at `node` (and another at `other`), and the multitouch events to feed it.
+    static func device(_ label: String, node: String, other: String? = nil) throws -> (EmulatedDevice, URL) {
+        let description = try EmulatedDevice.fixture("apple-magic-trackpad-2-usb.desc")
+        var device = try EmulatedDevice(description, node: node, udevProperties: [:], label: label)
+        if let other { try device.add(description, node: other, udevProperties: [:]) }
+        return (device, try device.eventsFile(text: Self.eventsText))
     }
 
     /// A full disk: a tmpfs of one page, filled before the run.
     @Test(.tags(.foundByFaultInjection))
     func streamRecordOnAFullDiskNeverClaimsEventsItCouldNotWrite() throws {
-        let directory = try Umockdev.temporaryDirectory("record-full")
-        let (files, events) = try Self.device(in: directory, node: "/dev/input/event9")
-        let small = directory.appendingPathComponent("small")
+        let (device, events) = try Self.device("record-full", node: "/dev/input/event9")
+        let small = device.directory.appendingPathComponent("small")
         try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
         let mount = try ProcessRunner.run("/bin/mount", ["-t", "tmpfs", "-o", "size=4k", "tmpfs", small.path])
         try #require(mount.status == 0, "a tmpfs cannot be mounted here (needs root): \(mount.stderr)")
         defer { _ = try? ProcessRunner.run("/bin/umount", [small.path]) }
         try Data(repeating: 0x20, count: 4096).write(to: small.appendingPathComponent("filler"))
         let recording = small.appendingPathComponent("kept.evemu")
-        let stream = try ProcessRunner.run(
-            try #require(Umockdev.runner).path,
-            files.arguments(events: events)
-                + [
-                    "--", "timeout", "--preserve-status", "-s", "TERM", "3", try CLI.binary, "-d", files.node, "-f",
-                    "jsonl", "--record", recording.path,
-                ],
-            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
-            timeout: 30
+        let stream = try device.run(
+            "timeout",
+            [
+                "--preserve-status", "-s", "TERM", "3", try CLI.binary, "-d", device.node, "-f", "jsonl", "--record",
+                recording.path,
+            ],
+            events: events,
+            environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         )
         #expect(stream.status == 1, "\(stream.stderr)")
         #expect(stream.stderr.contains("No space left on device"), "\(stream.stderr)")
@@ -52,28 +49,16 @@ struct WriterDeviceTests {
     /// Killed before its end, a recording of two devices leaves the file that was there, whole, and no spool.
     @Test(.tags(.foundByFaultInjection))
     func severalDevicesReplaceTheFileOnlyWholeAtTheEnd() throws {
-        let directory = try Umockdev.temporaryDirectory("record-whole")
-        let (filesA, events) = try Self.device(in: directory, node: "/dev/input/event9")
-        let (filesB, _) = try Self.device(in: directory, node: "/dev/input/event11", baseName: "other")
+        let (devices, events) = try Self.device("record-whole", node: "/dev/input/event9", other: "/dev/input/event11")
         let output = try CLI.temporaryDirectory()
         let recording = output.appendingPathComponent("both.yml")
         try Data("old\n".utf8).write(to: recording)
-        let arguments = ["record", "-d", filesA.node, "-d", filesB.node, "-o", recording.path]
-        let killed = try ProcessRunner.run(
-            try #require(Umockdev.runner).path,
-            filesA.arguments(events: events) + filesB.arguments(events: events)
-                + ["--", "timeout", "-s", "KILL", "1.5", try CLI.binary] + arguments,
-            timeout: 30
-        )
+        let arguments = ["record", "-d", devices.devices[0].node, "-d", devices.devices[1].node, "-o", recording.path]
+        let killed = try devices.run("timeout", ["-s", "KILL", "1.5", try CLI.binary] + arguments, events: events)
         #expect(killed.status != 0)
         #expect(try String(contentsOf: recording, encoding: .utf8) == "old\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["both.yml"])
-        let whole = try ProcessRunner.run(
-            try #require(Umockdev.runner).path,
-            filesA.arguments(events: events) + filesB.arguments(events: events)
-                + ["--", try CLI.binary] + arguments + ["--duration", "1.5"],
-            timeout: 30
-        )
+        let whole = try devices.run(try CLI.binary, arguments + ["--duration", "1.5"], events: events)
         #expect(whole.status == 0, "\(whole.stderr)")
         let text = try String(contentsOf: recording, encoding: .utf8)
         #expect(text.contains("ndevices: 2\n"))
@@ -88,8 +73,7 @@ struct WriterDeviceTests {
     /// The service's own command line, as udev/plumometer.service runs it (the shell, `eval` of the options, its
     /// state directory), with a small limit: the log is rotated between whole lines and the old one kept.
     @Test func theServiceRotatesItsLogAtTheLimit() throws {
-        let directory = try Umockdev.temporaryDirectory("service-rotate")
-        let (files, events) = try Self.device(in: directory, node: "/dev/input/event9")
+        let (device, events) = try Self.device("service-rotate", node: "/dev/input/event9")
         let unit = try String(
             contentsOf: try #require(Fixtures.packageRoot).appendingPathComponent("udev/plumometer.service"),
             encoding: .utf8
@@ -105,14 +89,13 @@ struct WriterDeviceTests {
         // An earlier run's lines, just under the limit.
         let old = String(repeating: "{\"type\":\"old\"}\n", count: 4000 / 15)
         try Data(old.utf8).write(to: log)
-        let result = try ProcessRunner.run(
-            try #require(Umockdev.runner).path,
-            files.arguments(events: events) + [
-                "--", "timeout", "--preserve-status", "-s", "TERM", "3", "/bin/sh", "-c", script,
-            ],
+        let result = try device.run(
+            "timeout",
+            ["--preserve-status", "-s", "TERM", "3", "/bin/sh", "-c", script],
+            events: events,
             environment: [
                 "STATE_DIRECTORY": state.path, "PLUMOMETER_MAX_SIZE": "4K", "PLUMOMETER_KEEP": "1",
-                "PLUMOMETER_OPTIONS": "--device \"\(files.node)\"",
+                "PLUMOMETER_OPTIONS": "--device \"\(device.node)\"",
                 "XDG_CONFIG_HOME": try CLI.temporaryDirectory().path,
             ],
             timeout: 30

@@ -1,4 +1,5 @@
 import PlumometerCore
+import PlumometerTestKit
 import Testing
 
 /// A simulated pad: a response curve from grams to pressure units, plus uniform noise of ±`noise` units.

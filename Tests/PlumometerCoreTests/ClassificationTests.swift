@@ -3,6 +3,9 @@ import PlumometerTestKit
 import Testing
 
 /// Builds descriptions shaped like the real devices each rule is about.
+///
+/// Literals, not the catalogue's devices: each test varies the fields its rule reads (bus, vendor, product, name,
+/// properties, pressure range, keys) one at a time from this one touchpad.
 private enum Sample {
     static let btnToolFinger = KeyCode.btnToolFinger.rawValue
     static let btnTouch = KeyCode.btnTouch.rawValue
@@ -110,23 +113,7 @@ struct ClassificationTests {
     }
 
     @Test func aPenReportsForce() {
-        let device = DeviceDescription(
-            path: "/dev/input/event12",
-            identity: DeviceIdentity(
-                bus: 3,
-                vendor: 0x056a,
-                product: 0x0374,
-                version: 0x110,
-                name: "Wacom Intuos S Pen"
-            ),
-            properties: [.pointer],
-            codes: [.key: [KeyCode.btnToolPen.rawValue, KeyCode.btnToolRubber.rawValue, Sample.btnTouch]],
-            axes: [
-                .x: AxisInfo(minimum: 0, maximum: 15200, resolution: 100),
-                .y: AxisInfo(minimum: 0, maximum: 9500, resolution: 100),
-                .pressure: AxisInfo(minimum: 0, maximum: 4095),
-            ]
-        )
+        let device = DeviceCatalogue.penTablet
         let result = DeviceClassifier.classify(device)
         #expect(result.sensing == .force)
         #expect(result.pressureAxis == .pressure)
@@ -150,19 +137,7 @@ struct ClassificationTests {
     }
 
     @Test func aSingleTouchPadUsesAbsPressure() {
-        let device = DeviceDescription(
-            path: "/dev/input/event3",
-            identity: DeviceIdentity(
-                bus: 0x11,
-                vendor: 2,
-                product: 7,
-                version: 0x1b1,
-                name: "SynPS/2 Synaptics TouchPad"
-            ),
-            properties: [.pointer],
-            codes: [.key: [Sample.btnToolFinger, Sample.btnTouch]],
-            axes: [.x: AxisInfo(minimum: 1, maximum: 5000), .pressure: AxisInfo(minimum: 0, maximum: 255)]
-        )
+        let device = DeviceCatalogue.singleTouchTouchpad
         let result = DeviceClassifier.classify(device)
         #expect(result.sensing == .contactSize)
         #expect(result.pressureAxis == .pressure)
@@ -192,6 +167,7 @@ struct ClassificationTests {
 /// the static findings.
 @Suite("Device classification: static findings")
 struct StaticFindingTests {
+    /// A pen with exactly these keys and this pressure range (a literal: the tests are about those fields).
     static func pen(keys: [KeyCode], pressure: AxisInfo = AxisInfo(minimum: 0, maximum: 8191)) -> DeviceDescription {
         DeviceDescription(
             path: "/dev/input/event14",
@@ -322,6 +298,7 @@ struct StaticFindingTests {
         var axes: [AbsoluteAxis: AxisInfo] = [:]
         for code in UInt16(0)...0x3d { axes[AbsoluteAxis(rawValue: code)] = AxisInfo(minimum: 0, maximum: 1023) }
         axes[.pressure] = AxisInfo(minimum: 0, maximum: 511)
+        // A literal: the test is about exactly these axes (every code up to 0x3d, as libevdev's fake multitouch).
         let device = DeviceDescription(
             path: "/dev/input/event4",
             identity: DeviceIdentity(bus: 3, vendor: 0x1234, product: 0x5678, version: 1, name: "Claims All Axes"),

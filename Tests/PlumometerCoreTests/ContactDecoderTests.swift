@@ -6,41 +6,14 @@ import Testing
 struct ContactDecoderTests {
     static func t(_ ms: Int64) -> EventTime { EventTime(microseconds: ms * 1000) }
 
-    static let slotted = DeviceDescription(
-        path: "mt-b",
-        identity: DeviceIdentity(bus: 3, vendor: 0x5ac, product: 0x265, version: 1, name: "MT-B"),
-        codes: [.key: [KeyCode.btnTouch.rawValue]],
-        axes: [
-            .mtSlot: AxisInfo(minimum: 0, maximum: 3),
-            .mtTrackingID: AxisInfo(minimum: 0, maximum: 65535),
-            .mtPositionX: AxisInfo(minimum: 0, maximum: 1000),
-            .mtPositionY: AxisInfo(minimum: 0, maximum: 1000),
-            .mtPressure: AxisInfo(minimum: 0, maximum: 253),
-            .mtTouchMajor: AxisInfo(minimum: 0, maximum: 1020),
-        ]
-    )
+    /// Protocol B: slots, tracking ids, `ABS_MT_PRESSURE` and `ABS_MT_TOUCH_MAJOR`.
+    static let slotted = DeviceCatalogue.magicTrackpad2
 
-    static let anonymous = DeviceDescription(
-        path: "mt-a",
-        identity: DeviceIdentity(bus: 3, vendor: 1, product: 2, version: 1, name: "MT-A"),
-        codes: [.key: [KeyCode.btnTouch.rawValue]],
-        axes: [
-            .mtPositionX: AxisInfo(minimum: 0, maximum: 4000),
-            .mtPositionY: AxisInfo(minimum: 0, maximum: 4000),
-            .mtPressure: AxisInfo(minimum: 0, maximum: 255),
-        ]
-    )
+    /// Protocol A: anonymous contacts separated by `SYN_MT_REPORT`.
+    static let anonymous = DeviceCatalogue.protocolATouchscreen
 
-    static let pen = DeviceDescription(
-        path: "pen",
-        identity: DeviceIdentity(bus: 3, vendor: 0x56a, product: 0x374, version: 1, name: "Pen"),
-        codes: [.key: [KeyCode.btnToolPen.rawValue, KeyCode.btnTouch.rawValue, KeyCode.btnStylus.rawValue]],
-        axes: [
-            .x: AxisInfo(minimum: 0, maximum: 15200),
-            .y: AxisInfo(minimum: 0, maximum: 9500),
-            .pressure: AxisInfo(minimum: 0, maximum: 4095),
-        ]
-    )
+    /// Single touch with `BTN_TOUCH`, `BTN_TOOL_PEN` and `ABS_PRESSURE`.
+    static let pen = DeviceCatalogue.penTablet
 
     /// Feeds events and collects the frames.
     static func frames(_ decoder: inout ContactDecoder, _ events: [RawEvent]) -> [ContactFrame] {
@@ -148,12 +121,8 @@ struct ContactDecoderTests {
         let frames = Self.frames(&decoder, events)
         #expect(frames.map { $0.contacts.map(\.pressure) } == [[700]])
         // A device without BTN_TOUCH has only its pressure to tell: above zero is a touch.
-        let bare = DeviceDescription(
-            path: "bare",
-            identity: Self.pen.identity,
-            codes: [.key: [KeyCode.btnToolPen.rawValue]],
-            axes: Self.pen.axes
-        )
+        var bare = Self.pen
+        bare.codes[.key] = [KeyCode.btnToolPen.rawValue]
         var plain = ContactDecoder(device: bare)
         let touched = Self.frames(&plain, EventScript(startingAt: Self.t(0)).abs(.pressure, 40).report().events)
         #expect(touched.map { $0.contacts.map(\.pressure) } == [[40]])
@@ -245,11 +214,9 @@ struct ContactDecoderTests {
     }
 
     @Test func singleTouchWithoutBtnTouchUsesPressure() {
-        let device = DeviceDescription(
-            path: "p",
-            identity: DeviceIdentity(bus: 0x11, vendor: 2, product: 1, version: 0, name: "ST"),
-            axes: [.x: AxisInfo(minimum: 0, maximum: 100), .pressure: AxisInfo(minimum: 0, maximum: 127)]
-        )
+        // The single-touch touchpad without its keys: only `ABS_PRESSURE` can tell a touch.
+        var device = DeviceCatalogue.singleTouchTouchpad
+        device.codes[.key] = nil
         var decoder = ContactDecoder(device: device)
         let frames = Self.frames(
             &decoder,
@@ -264,14 +231,9 @@ struct ContactDecoderTests {
     }
 
     @Test func legacyPressureGoesToTheOldestContact() {
-        let device = DeviceDescription(
-            path: "bcm5974-like",
-            identity: DeviceIdentity(bus: 3, vendor: 0x5ac, product: 0x249, version: 1, name: "legacy"),
-            axes: [
-                .mtPositionX: AxisInfo(minimum: 0, maximum: 4000), .mtPositionY: AxisInfo(minimum: 0, maximum: 4000),
-                .pressure: AxisInfo(minimum: 0, maximum: 256),
-            ]
-        )
+        // Protocol A with only the legacy `ABS_PRESSURE`, as bcm5974 reports.
+        var device = DeviceCatalogue.protocolATouchscreen
+        device.axes[.mtPressure] = nil
         var decoder = ContactDecoder(device: device)
         var frames = Self.frames(
             &decoder,

@@ -9,16 +9,7 @@ import Testing
 struct DecoderEdgeCaseTests {
     static func t(_ ms: Int64) -> EventTime { EventTime(microseconds: ms * 1000) }
 
-    static let singleTouch = DeviceDescription(
-        path: "single",
-        identity: DeviceIdentity(bus: 3, vendor: 1, product: 2, version: 1, name: "Single"),
-        codes: [.key: [KeyCode.btnTouch.rawValue]],
-        axes: [
-            .x: AxisInfo(minimum: 0, maximum: 4000),
-            .y: AxisInfo(minimum: 0, maximum: 4000),
-            .pressure: AxisInfo(minimum: 0, maximum: 255),
-        ]
-    )
+    static let singleTouch = DeviceCatalogue.singleTouchTouchpad
 
     /// A seed that finds nothing down after contacts were reported must say so: before the fix it returned nil and
     /// the tracker kept the contact for ever (fuzz-decoder: "readings left after an all-lift").
@@ -45,17 +36,7 @@ struct DecoderEdgeCaseTests {
 }
 
 extension DecoderEdgeCaseTests {
-    static let slotted = DeviceDescription(
-        path: "mt-b",
-        identity: DeviceIdentity(bus: 3, vendor: 1, product: 2, version: 1, name: "MT-B"),
-        codes: [.key: [KeyCode.btnTouch.rawValue]],
-        axes: [
-            .mtSlot: AxisInfo(minimum: 0, maximum: 15),
-            .mtTrackingID: AxisInfo(minimum: 0, maximum: 65535),
-            .mtPositionX: AxisInfo(minimum: 0, maximum: 4000),
-            .mtPressure: AxisInfo(minimum: 0, maximum: 255),
-        ]
-    )
+    static let slotted = DeviceCatalogue.magicTrackpad2
 
     /// Two slots with the same tracking id (a uinput device can send that) are one contact, the lower slot's: before
     /// the fix the frame listed the id twice (fuzz-decoder: "frame repeats a contact id: [8, 8]").
@@ -112,16 +93,7 @@ extension DecoderEdgeCaseTests {
     /// 20,000 contacts in each of six protocol A frames took minutes (nearest-contact matching is quadratic); a
     /// frame now lists at most 256 and the whole run takes milliseconds.
     @Test func protocolAFrameWithThousandsOfContactsStaysLinear() throws {
-        let device = DeviceDescription(
-            path: "mt-a",
-            identity: DeviceIdentity(bus: 3, vendor: 1, product: 2, version: 1, name: "MT-A"),
-            codes: [:],
-            axes: [
-                .mtPositionX: AxisInfo(minimum: 0, maximum: 4095),
-                .mtPositionY: AxisInfo(minimum: 0, maximum: 4095),
-                .mtPressure: AxisInfo(minimum: 0, maximum: 255),
-            ]
-        )
+        let device = DeviceCatalogue.protocolATouchscreen
         var decoder = ContactDecoder(device: device)
         var tracker = WeightTracker(pressureRange: device.pressureRange!)
         let start = Self.clock()

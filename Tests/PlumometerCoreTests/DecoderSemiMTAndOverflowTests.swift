@@ -4,6 +4,7 @@ import Testing
 /// The decoder reads an `INPUT_PROP_SEMI_MT` pad's two slots as one contact, and counts the events it cannot
 /// keep (slots beyond the ones it decodes) instead of dropping them silently.
 @Suite struct DecoderSemiMTAndOverflowTests {
+    /// A pad with exactly `slots` slots, semi-multitouch or not: a literal, as the tests are about those two fields.
     static func pad(slots: Int32, semiMT: Bool) -> DeviceDescription {
         var axes: [AbsoluteAxis: AxisInfo] = [
             .mtSlot: AxisInfo(minimum: 0, maximum: slots - 1),

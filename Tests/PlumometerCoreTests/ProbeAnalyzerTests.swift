@@ -6,6 +6,8 @@ import Testing
 @Suite("Probe analyzer")
 struct ProbeAnalyzerTests {
     /// A touchpad with pressure 0..255, optional touch major, positions of 30 units/mm.
+    ///
+    /// A literal, not a catalogue device: the tests vary its pressure range, touch major and properties.
     static func pad(
         pressure: AxisInfo = AxisInfo(minimum: 0, maximum: 255),
         touchMajor: Bool = true,

@@ -1,4 +1,5 @@
 import PlumometerCore
+import PlumometerTestKit
 import Testing
 
 @Suite("Tracking: ratio, share, rank and the heaviest mark")

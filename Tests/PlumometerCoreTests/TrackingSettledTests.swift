@@ -1,4 +1,5 @@
 import PlumometerCore
+import PlumometerTestKit
 import Testing
 
 @Suite("Tracking: settled values while stable, and the total in grams")

@@ -292,6 +292,8 @@ struct TrackingTareTests {
 
     @Test("the position scale comes from the multitouch axes' resolution, nil when unknown")
     func positionScaleFromDescription() {
+        // Literals: the test is about these axes' resolutions (the multitouch ones differ from ABS_X/Y's), which no
+        // catalogue device has.
         let identity = DeviceIdentity(bus: 3, vendor: 1, product: 2, version: 0, name: "Pad")
         let known = DeviceDescription(
             path: "p",

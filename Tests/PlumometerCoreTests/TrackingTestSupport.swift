@@ -21,18 +21,6 @@ extension Reading {
     subscript(id id: Int) -> ContactReading? { contacts.first { $0.id == id } }
 }
 
-/// A small deterministic pseudo-random generator (SplitMix64), so "noisy" tests are repeatable.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A frame at `seconds` with `(id, pressure, x, y)` contacts; nil positions model a device without positions.
 func placed(_ seconds: Double, _ contacts: [(Int, Int32, Int32?, Int32?)]) -> ContactFrame {
     ContactFrame(

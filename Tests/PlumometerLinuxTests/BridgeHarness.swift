@@ -75,8 +75,7 @@ enum BridgeHarness {
 
     /// A device description from `Tests/Fixtures/Devices`.
     static func device(_ name: String) throws -> DeviceDescription {
-        let url = Fixtures.projectFixtures.appendingPathComponent("Devices/\(name)")
-        return try RecordingReader.readDescription(text: String(contentsOf: url, encoding: .utf8), fileName: name)
+        try EmulatedDevice.fixture(name)
     }
 
     /// An events script from `Tests/Fixtures/Events`.
@@ -91,16 +90,14 @@ enum BridgeHarness {
         arguments: [String] = [],
         timeout: TimeInterval = 20
     ) throws -> ProbeOutput {
-        let directory = try Umockdev.temporaryDirectory("bridge")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let files = try device.write(to: directory)
+        let emulated = try EmulatedDevice(device, label: "bridge")
+        defer { try? FileManager.default.removeItem(at: emulated.directory) }
         // Through a FIFO in whole events, at their time stamps (umockdev's own replay, a pty, can tear a burst).
-        let result = try Umockdev.runFed(
-            files: files,
+        let result = try emulated.runFed(
+            probe,
+            ["read", device.node] + arguments,
             events: events,
             hold: 10,
-            program: probe,
-            arguments: ["read", device.node] + arguments,
             timeout: timeout
         )
         return ProbeOutput(result: result, lines: result.stdoutLines)

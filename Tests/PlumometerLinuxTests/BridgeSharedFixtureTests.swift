@@ -61,21 +61,19 @@ struct BridgeSharedFixtureTests {
     ) throws -> [ProbeFrame] {
         let expected = decode(events, on: device.description, limit: limit)
         try #require(!expected.isEmpty, "the recording has no frames")
-        let directory = try Umockdev.temporaryDirectory("shared")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let written = try files ?? device.write(to: directory)
-        let eventsURL = directory.appendingPathComponent("events.events")
-        try Umockdev.eventsOnly(eventsText).write(to: eventsURL, atomically: true, encoding: .utf8)
+        let emulated =
+            try files.map { try EmulatedDevice(files: $0, label: "shared") }
+            ?? EmulatedDevice(device, label: "shared")
+        defer { try? FileManager.default.removeItem(at: emulated.directory) }
+        let eventsURL = try emulated.eventsFile(text: eventsText, named: "events.events")
         // Through a FIFO in whole events, as fast as the probe reads: the frames do not depend on the timing, and a
         // recording's bursts through umockdev's own replay (a pty) could arrive torn on a loaded machine.
-        let result = try Umockdev.runFed(
-            files: written,
+        let result = try emulated.runFed(
+            BridgeHarness.probe,
+            ["read", device.node, "--max-frames", String(expected.count)],
             events: eventsURL,
             timed: false,
-            hold: 10,
-            program: BridgeHarness.probe,
-            arguments: ["read", device.node, "--max-frames", String(expected.count)],
-            timeout: 30
+            hold: 10
         )
         let output = ProbeOutput(result: result, lines: result.stdoutLines)
         #expect(result.status == 0, "\(result.stderr)")

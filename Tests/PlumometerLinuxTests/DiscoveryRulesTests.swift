@@ -30,6 +30,7 @@ struct DiscoveryRulesTests {
     )
         -> DeviceDescription
     {
+        // A literal: the rules under test read the vendor, product and pressure resolution each test sets.
         DeviceDescription(
             path: path,
             identity: DeviceIdentity(bus: 0x18, vendor: vendor, product: product, version: 1, name: path),

@@ -6,12 +6,9 @@ enum DiscoveryPaths {
     /// The probe next to the test bundle (`swift test` builds every executable product).
     static var probe: URL? { BuiltProducts.url(named: "plumometer-discovery-probe") }
 
-    static let wrapper = "/usr/bin/umockdev-wrapper"
-    static let python = "/usr/bin/python3"
-
     static var umockdevAvailable: Bool {
-        probe != nil && FileManager.default.isExecutableFile(atPath: wrapper)
-            && FileManager.default.isExecutableFile(atPath: python)
+        probe != nil && FileManager.default.isExecutableFile(atPath: Umockdev.wrapper)
+            && FileManager.default.isExecutableFile(atPath: Umockdev.python)
     }
 }
 

@@ -17,9 +17,9 @@ struct DiscoveryUmockdevTests {
 
     func list(all: Bool) throws -> RunResult {
         let probe = try #require(DiscoveryPaths.probe).path
-        var arguments = [DiscoveryPaths.python, driver, "--probe", probe, "--testbed", testbed, "list"]
+        var arguments = [Umockdev.python, driver, "--probe", probe, "--testbed", testbed, "list"]
         if all { arguments.append("--all") }
-        return try runProgram(DiscoveryPaths.wrapper, arguments)
+        return try runProgram(Umockdev.wrapper, arguments)
     }
 
     func row(_ node: String, in result: RunResult) -> [String]? {
@@ -72,8 +72,8 @@ struct DiscoveryUmockdevTests {
     @Test func aReplugUnderANewNodeIsSeenByTheMonitor() throws {
         let probe = try #require(DiscoveryPaths.probe).path
         let result = try runProgram(
-            DiscoveryPaths.wrapper,
-            [DiscoveryPaths.python, driver, "--probe", probe, "--testbed", testbed, "replug", "event6", "16"]
+            Umockdev.wrapper,
+            [Umockdev.python, driver, "--probe", probe, "--testbed", testbed, "replug", "event6", "16"]
         )
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines == ["removed /dev/input/event6", "added /dev/input/event16"])

@@ -116,8 +116,8 @@ struct OpenGuardUmockdevTests {
     func run(_ arguments: [String]) throws -> (result: RunResult, opened: Set<String>) {
         let probe = try #require(DiscoveryPaths.probe).path
         let result = try runProgram(
-            DiscoveryPaths.wrapper,
-            [DiscoveryPaths.python, driver, "--testbed", testbed, "--", probe] + arguments
+            Umockdev.wrapper,
+            [Umockdev.python, driver, "--testbed", testbed, "--", probe] + arguments
         )
         let opened = Set(result.lines.filter { $0.hasPrefix("opened /dev/input/") }.map { String($0.dropFirst(7)) })
         return (result, opened)

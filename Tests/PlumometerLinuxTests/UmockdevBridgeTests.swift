@@ -274,18 +274,11 @@ struct UmockdevBridgeTests {
             description: try BridgeHarness.device("touchscreen-contact-size.desc"),
             node: "/dev/input/event12"
         )
-        let directory = try Umockdev.temporaryDirectory("sigint")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let files = try device.write(to: directory)
+        let emulated = try EmulatedDevice(device, label: "sigint")
+        defer { try? FileManager.default.removeItem(at: emulated.directory) }
         // The probe waits in poll() on a silent device; a shell inside the test bed interrupts it after 0.5 s.
         let script = "\"$0\" read \(device.node) & pid=$!; sleep 0.5; kill -INT $pid; wait $pid"
-        let result = try Umockdev.run(
-            files: files,
-            events: nil,
-            program: "/bin/sh",
-            arguments: ["-c", script, BridgeHarness.probe],
-            timeout: 20
-        )
+        let result = try emulated.run("/bin/sh", ["-c", script, BridgeHarness.probe], timeout: 20)
         #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
         #expect(!result.timedOut)
         #expect(result.stdoutLines.contains("end reason=signal-2 frames=0"))

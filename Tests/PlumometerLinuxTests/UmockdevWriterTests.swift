@@ -17,6 +17,7 @@ struct UmockdevWriterTests {
     }
 
     @Test func ioctlAnswersMatchUmockdevsSynapticsRecord() throws {
+        // A literal: the expected answers below are umockdev's own record of exactly this device.
         let description = DeviceDescription(
             path: "synaptics",
             identity: DeviceIdentity(
@@ -52,6 +53,7 @@ struct UmockdevWriterTests {
     }
 
     @Test func umockdevRecordCarriesTheNodeAndUdevProperties() {
+        // A literal: the test checks these fields' encodings (PRODUCT=, PROP=, the bitmaps) one by one.
         let description = DeviceDescription(
             path: "x",
             identity: DeviceIdentity(bus: 0x18, vendor: 0x6cb, product: 0xcf00, version: 0x100, name: "Pad"),
@@ -88,5 +90,42 @@ struct UmockdevWriterTests {
         #expect(
             Umockdev.eventsOnly("# EVEMU 1.3\nN: x\nE: 0.1 0000 0000 0\n\nA: 00 0 1 0 0 0\n") == "E: 0.1 0000 0000 0\n"
         )
+    }
+
+    /// The one emulated-device set-up every umockdev test uses: each device's files in the test's directory, and a
+    /// command line that loads them all, with the events into every device or only the one named.
+    @Test(.enabled(if: Umockdev.runner != nil, "umockdev is not installed"))
+    func emulatedDevicesLoadEveryDeviceAndSendEventsWhereAsked() throws {
+        var devices = try EmulatedDevice(
+            try EmulatedDevice.fixture("pressure-pad.desc"),
+            node: "/dev/input/event9",
+            label: "emulated"
+        )
+        defer { try? FileManager.default.removeItem(at: devices.directory) }
+        let other = try devices.add(try EmulatedDevice.fixture("keyboard.desc"), node: "/dev/input/event4")
+        #expect(devices.devices.map(\.node) == ["/dev/input/event9", "/dev/input/event4"])
+        #expect(devices.devices.map(\.device).allSatisfy { FileManager.default.fileExists(atPath: $0.path) })
+        #expect(try String(contentsOf: other.ioctl, encoding: .utf8).hasPrefix("@DEV /dev/input/event4\n"))
+        let first = devices.files
+        let events = try devices.eventsFile([.syn(.report, at: EventTime(microseconds: 5))])
+        #expect(try String(contentsOf: events, encoding: .utf8) == "E: 0.000005 0000 0000 0\n")
+
+        let runner = try #require(Umockdev.runner).path
+        let load = ["-d", first.device.path, "-i", "/dev/input/event9=\(first.ioctl.path)"]
+        let loadOther = ["-d", other.device.path, "-i", "/dev/input/event4=\(other.ioctl.path)"]
+        #expect(
+            try devices.umockdevCommand(events: events)
+                == [runner] + load + ["-e", "/dev/input/event9=\(events.path)"] + loadOther
+                + ["-e", "/dev/input/event4=\(events.path)", "--"]
+        )
+        #expect(
+            try devices.umockdevCommand(events: events, into: "/dev/input/event4")
+                == [runner] + load + loadOther + ["-e", "/dev/input/event4=\(events.path)", "--"]
+        )
+        #expect(try devices.only("/dev/input/event4").umockdevCommand() == [runner] + loadOther + ["--"])
+        let fed = devices.fedCommand(events: events, timed: false, hold: 2)
+        #expect(fed.prefix(2) == [Umockdev.python, Fixtures.script("fifo_device.py").path])
+        #expect(fed.contains("--umockdev") && fed.contains(first.device.path) && fed.last == "--")
+        #expect(!fed.contains("--timed") && !fed.contains(other.device.path))
     }
 }

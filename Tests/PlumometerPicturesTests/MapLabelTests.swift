@@ -1,5 +1,6 @@
 import PlumometerCore
 import PlumometerPictures
+import PlumometerTestKit
 import Testing
 
 /// The cells (row, column inside the frame) of `lines` drawn as a circle: half and full blocks, the heaviest's `▓`.
@@ -22,18 +23,13 @@ private func distance(row: Int, columns: ClosedRange<Int>, to cells: Set<[Int]>)
 
 /// Where `text` is on the screen, as a whole label (not inside a longer one).
 private func find(_ text: String, in lines: [String]) -> (row: Int, columns: ClosedRange<Int>)? {
-    for (row, line) in lines.enumerated() {
-        let characters = Array(line)
-        let wanted = Array(text)
-        guard characters.count >= wanted.count else { continue }
-        for column in 0...(characters.count - wanted.count)
-        where Array(characters[column..<(column + wanted.count)]) == wanted {
-            let after = column + wanted.count
-            if after < characters.count, !" │▀▄█▓".contains(characters[after]) { continue }
-            return (row, column...(after - 1))
-        }
+    let length = text.count
+    let whole = ScreenText.occurrences(of: text, in: lines).first { place in
+        let characters = Array(lines[place.row])
+        let after = place.column + length
+        return after >= characters.count || " │▀▄█▓".contains(characters[after])
     }
-    return nil
+    return whole.map { ($0.row, $0.column...($0.column + length - 1)) }
 }
 
 /// Scenes a map is drawn for: the demo's three plums (two of them close side by side, whose labels once sat in the

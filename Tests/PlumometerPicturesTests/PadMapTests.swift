@@ -1,6 +1,7 @@
 import Foundation
 import PlumometerCore
 import PlumometerPictures
+import PlumometerTestKit
 import Testing
 
 /// Two plums side by side on the 100 x 60 mm pad: 75 g on the left (stable), 100.0 g on the right (heaviest).
@@ -236,11 +237,10 @@ struct PadMapTests {
         let tiny = try #require(PadMap(device: touchpad(), columns: 5, rows: 3, colour: false))
         #expect(tiny.surfaceCells == nil)
         #expect(tiny.render(twoPlums) == ["█ con"])
-        let noPositions = DeviceDescription(
-            path: "p",
-            identity: .init(bus: 3, vendor: 1, product: 2, version: 0, name: "pen"),
-            axes: [.pressure: AxisInfo(minimum: 0, maximum: 1023)]
-        )
+        // The pen tablet without its position axes: pressure alone.
+        var noPositions = DeviceCatalogue.penTablet
+        noPositions.axes[.x] = nil
+        noPositions.axes[.y] = nil
         #expect(PadMap(device: noPositions, columns: 80, rows: 24) == nil)
         #expect(PadGeometry(device: noPositions) == nil)
     }

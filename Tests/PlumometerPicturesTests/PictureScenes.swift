@@ -1,19 +1,10 @@
 import PlumometerCore
 import PlumometerPictures
+import PlumometerTestKit
 
 /// A 100 x 60 mm touchpad: 40 units per millimetre on both axes, pressure 0...1000 at 4 units per gram (250 g).
 func touchpad(resolution: Int32 = 40, gramsPerUnit: Int32 = 4) -> DeviceDescription {
-    DeviceDescription(
-        path: "synthetic.evemu",
-        identity: DeviceIdentity(bus: 0x18, vendor: 0x06cb, product: 0xce37, version: 1, name: "Synthetic PressurePad"),
-        axes: [
-            .mtSlot: AxisInfo(minimum: 0, maximum: 4),
-            .mtTrackingID: AxisInfo(minimum: 0, maximum: 65535),
-            .mtPositionX: AxisInfo(minimum: 0, maximum: 100 * 40, resolution: resolution),
-            .mtPositionY: AxisInfo(minimum: 0, maximum: 60 * 40, resolution: resolution),
-            .mtPressure: AxisInfo(minimum: 0, maximum: 1000, resolution: gramsPerUnit),
-        ]
-    )
+    DeviceCatalogue.syntheticPressurePad(resolution: resolution, unitsPerGram: gramsPerUnit)
 }
 
 /// A contact's reading for a picture test: position in millimetres on the 100 x 60 mm pad.
@@ -83,17 +74,5 @@ func threePlums(_ sink: (Reading) -> Void) {
             )
         }
         sink(tracker.consume(ContactFrame(time: at(time), contacts: samples, resync: step == 900)))
-    }
-}
-
-/// A small deterministic pseudo-random generator (SplitMix64), so noisy scenes are repeatable.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

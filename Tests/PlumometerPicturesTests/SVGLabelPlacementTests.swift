@@ -2,10 +2,14 @@ import Foundation
 import PlumometerCore
 import PlumometerOutput
 import PlumometerPictures
+import PlumometerTestKit
 import PlumometerTestSupport
 import Testing
 
 /// A box read off the picture: a label's rect, or the box a tick text takes.
+///
+/// Not the renderer's own `SVGBox`: this check reads the finished SVG independently of the layout code it checks,
+/// so a fault in that code's geometry cannot hide from it.
 struct PictureBox: CustomStringConvertible {
     var x: Double
     var y: Double
@@ -71,17 +75,7 @@ func labelProblems(_ svg: String) throws -> [String] {
 
 /// A pad of `width` x `height` mm at 40 units a millimetre, pressure 0...1000.
 private func pad(width: Int32, height: Int32) -> DeviceDescription {
-    DeviceDescription(
-        path: "synthetic.evemu",
-        identity: DeviceIdentity(bus: 0x18, vendor: 0x06cb, product: 0xce37, version: 1, name: "Synthetic"),
-        axes: [
-            .mtSlot: AxisInfo(minimum: 0, maximum: 15),
-            .mtTrackingID: AxisInfo(minimum: 0, maximum: 65535),
-            .mtPositionX: AxisInfo(minimum: 0, maximum: width * 40, resolution: 40),
-            .mtPositionY: AxisInfo(minimum: 0, maximum: height * 40, resolution: 40),
-            .mtPressure: AxisInfo(minimum: 0, maximum: 1000),
-        ]
-    )
+    DeviceCatalogue.syntheticPressurePad(width: width, height: height, unitsPerGram: 0, slots: 16)
 }
 
 /// `count` contacts on the edge of a `width` x `height` mm pad: the corners first, then spread along the edges;

@@ -1,6 +1,7 @@
 import Foundation
 import PlumometerCore
 import PlumometerPictures
+import PlumometerTestKit
 import Testing
 
 /// The plot of the three-plum scene, rendered.

@@ -33,6 +33,7 @@ struct EvemuWriterTests {
     }
 
     @Test func unusualTypesAndPropertiesRoundTrip() throws {
+        // A literal: the test is about these unusual fields (a type beyond EV_FF, KEY_MAX, a name with a newline).
         let description = DeviceDescription(
             path: "x",
             identity: DeviceIdentity(bus: 0x1c, vendor: 0x05ac, product: 0x0341, version: 1, name: "Odd\nName"),

@@ -9,21 +9,7 @@ import Testing
 struct RecordingEntryLimitTests {
     /// The events of `text` read as they arrive, in chunks of 64 KiB; the error that ended it, if any.
     static func streamError(_ text: String, fileName: String) -> RecordingError? {
-        var stream = RecordingStream(fileName: fileName)
-        let bytes = Array(text.utf8)
-        do {
-            var offset = 0
-            while offset < bytes.count {
-                stream.feed(bytes[offset..<min(offset + 65_536, bytes.count)])
-                offset += 65_536
-                while try stream.next() != nil {}
-            }
-            stream.finish()
-            while try stream.next() != nil {}
-            return nil
-        } catch {
-            return error
-        }
+        RecordingLimitTests.streamError(text, fileName: fileName, chunkSize: 65_536)
     }
 
     static let yamlHead = """

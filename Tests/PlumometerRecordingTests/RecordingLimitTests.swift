@@ -30,15 +30,15 @@ import Testing
         """
     }
 
-    /// Reads `text` as it arrives, in chunks of 4 KiB, and returns the error that ended it, if any.
-    static func streamError(_ text: String) -> RecordingError? {
-        var stream = RecordingStream(fileName: "limits.yml")
+    /// Reads `text` as it arrives, in chunks of `chunkSize` bytes, and returns the error that ended it, if any.
+    static func streamError(_ text: String, fileName: String = "limits.yml", chunkSize: Int = 4096) -> RecordingError? {
+        var stream = RecordingStream(fileName: fileName)
         let bytes = Array(text.utf8)
         do {
             var offset = 0
             while offset < bytes.count {
-                stream.feed(bytes[offset..<min(offset + 4096, bytes.count)])
-                offset += 4096
+                stream.feed(bytes[offset..<min(offset + chunkSize, bytes.count)])
+                offset += chunkSize
                 while try stream.next() != nil {}
             }
             stream.finish()

@@ -34,13 +34,13 @@
 ///   and the frame after it is marked as a resync (a recording cannot re-read the device).
 public struct ContactDecoder: Sendable {
     private let device: DeviceDescription
-    private let contactProtocol: ContactProtocol
-    private let legacyPressureOnly: Bool
+    let contactProtocol: ContactProtocol
+    let legacyPressureOnly: Bool
     /// `INPUT_PROP_SEMI_MT`: the two slots are a bounding box's corners, published as one contact.
     private let semiMultitouch: Bool
 
     // Protocol B.
-    private var slots: [SlotState]
+    var slots: [SlotState]
     private var currentSlot = 0
     /// `ABS_MT_SLOT`'s minimum: slot indices count from it. Read once, not per `ABS_MT_SLOT` event.
     private let slotMinimum: Int
@@ -49,17 +49,17 @@ public struct ContactDecoder: Sendable {
     private var pendingValues: [AbsoluteAxis: Int32] = [:]
     private var pendingContacts: [[AbsoluteAxis: Int32]] = []
     private var sawMTReport = false
-    private var anonymous: AnonymousContacts
+    var anonymous: AnonymousContacts
 
     // Single touch and legacy values (also used by the MT protocols for `ABS_PRESSURE`).
-    private var singleValues = PointerValues()
+    var singleValues = PointerValues()
     private var keys: Set<KeyCode> = []
-    private var singleTouchID: Int?
+    var singleTouchID: Int?
 
     // Shared.
     private var nextSyntheticID = 0
     /// Contact ids in order of appearance, for the legacy pressure rule.
-    private var appearanceOrder: [Int] = []
+    var appearanceOrder: [Int] = []
     private var published: [ContactSample] = []
     /// The buffer the next frame's contacts are gathered in: the last published list but one, whose storage is free
     /// again once its frame has been consumed, so a frame allocates nothing for its contacts.
@@ -372,110 +372,5 @@ public struct ContactDecoder: Sendable {
     private mutating func takeSyntheticID() -> Int {
         defer { nextSyntheticID += 1 }
         return nextSyntheticID
-    }
-
-    /// Appends the contacts as the state stands now, without the legacy pressure rule, ordered by id.
-    private func snapshot(into result: inout [ContactSample]) {
-        switch contactProtocol {
-        case .multitouchSlots:
-            for index in slots.indices where slots[index].trackingID != -1 {
-                let slot = slots[index]
-                result.append(
-                    ContactSample(
-                        id: Int(slot.trackingID),
-                        slot: index,
-                        x: slot.values.x,
-                        y: slot.values.y,
-                        pressure: slot.values.pressure,
-                        touchMajor: slot.values.touchMajor,
-                        touchMinor: slot.values.touchMinor
-                    )
-                )
-            }
-            // In place: a short list is sorted by insertion with no buffer, and the slots mostly hold ascending ids.
-            result.sort { $0.id != $1.id ? $0.id < $1.id : ($0.slot ?? 0) < ($1.slot ?? 0) }
-            // The kernel gives every contact its own tracking id, but a uinput device (or a hand-edited recording)
-            // can put one id in two slots. A contact is one id: the lowest slot holding it wins, as in the tracker.
-            Self.dropRepeatedIDs(&result)
-        case .multitouchAnonymous:
-            for contact in anonymous.contacts {
-                result.append(Self.sample(id: contact.id, slot: nil, values: contact.values))
-            }
-            result.sort { $0.id < $1.id }
-        case .singleTouch:
-            guard let id = singleTouchID else { return }
-            result.append(
-                ContactSample(id: id, x: singleValues.x, y: singleValues.y, pressure: singleValues.pressure)
-            )
-        }
-    }
-
-    /// Keeps the first of each run of samples with the same id in a list ordered by id.
-    private static func dropRepeatedIDs(_ samples: inout [ContactSample]) {
-        guard samples.count > 1 else { return }
-        var kept = 1
-        for index in 1..<samples.count where samples[index].id != samples[kept - 1].id {
-            if kept != index { samples[kept] = samples[index] }
-            kept += 1
-        }
-        if kept < samples.count { samples.removeLast(samples.count - kept) }
-    }
-
-    private static func sample(id: Int, slot: Int?, values: [AbsoluteAxis: Int32]) -> ContactSample {
-        ContactSample(
-            id: id,
-            slot: slot,
-            x: values[.mtPositionX],
-            y: values[.mtPositionY],
-            pressure: values[.mtPressure],
-            touchMajor: values[.mtTouchMajor],
-            touchMinor: values[.mtTouchMinor]
-        )
-    }
-
-    /// Appends the contacts as the state stands now, with the legacy pressure rule applied.
-    private mutating func gatherContacts(into contacts: inout [ContactSample]) {
-        snapshot(into: &contacts)
-        // Only the legacy pressure rule needs the order; keeping it costs linear time per frame (sets, not
-        // `contains` on the array, which made a frame with a thousand contacts quadratic).
-        guard legacyPressureOnly, contactProtocol != .singleTouch else { return }
-        let ids = Set(contacts.map(\.id))
-        appearanceOrder.removeAll { !ids.contains($0) }
-        var known = Set(appearanceOrder)
-        for contact in contacts where known.insert(contact.id).inserted {
-            appearanceOrder.append(contact.id)
-        }
-        applyLegacyPressure(&contacts)
-    }
-
-    /// Gives a multitouch device's legacy `ABS_PRESSURE` to its oldest contact when it has no per-contact pressure.
-    private func applyLegacyPressure(_ contacts: inout [ContactSample]) {
-        guard legacyPressureOnly, contactProtocol != .singleTouch, let oldest = appearanceOrder.first,
-            let pressure = singleValues.pressure
-        else { return }
-        for index in contacts.indices where contacts[index].id == oldest { contacts[index].pressure = pressure }
-    }
-}
-
-/// The values of the axes that are not multitouch that the decoder reads (`ABS_X`, `ABS_Y`, `ABS_PRESSURE`), in
-/// fields: a pad's pointer emulation sends them in every frame, and a dictionary hashed each of them.
-struct PointerValues: Sendable {
-    var x: Int32?
-    var y: Int32?
-    var pressure: Int32?
-
-    /// Keeps `value` when `axis` is one of the three; other axes are not read, so not kept.
-    mutating func set(_ axis: AbsoluteAxis, _ value: Int32) {
-        switch axis {
-        case .x: x = value
-        case .y: y = value
-        case .pressure: pressure = value
-        default: break
-        }
-    }
-
-    /// Takes the values `axes` holds for the three, keeping the others as they are.
-    mutating func merge(_ axes: [AbsoluteAxis: Int32]) {
-        for (axis, value) in axes { set(axis, value) }
     }
 }

@@ -1,0 +1,21 @@
+/// A small deterministic pseudo-random generator (SplitMix64, Steele, Lea and Flood 2014), so that noisy tests and
+/// scenes are repeatable: a fixed seed gives the same numbers on every run and machine, and a failure can be
+/// reproduced from its seed.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The generator's state; the seed, before the first number.
+    public var state: UInt64
+
+    /// A generator that starts from `state`.
+    public init(state: UInt64) {
+        self.state = state
+    }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
