@@ -84,13 +84,14 @@ public enum ProfileStore {
     public static let maximumProfileSize = 1 << 20
 
     /// Loads a profile file; decoding refuses a fit that ``Calibration/validate()`` refuses.
-    /// - Throws: ``CLIError`` naming the file when it cannot be read or is not a usable profile.
+    /// - Throws: ``CommandFailure`` (the cause kept whole) or ``CLIError``, naming the file, when it cannot be read or is
+    ///   not a usable profile.
     public static func load(path: String) throws -> Profile {
         let data: [UInt8]
         do {
             data = try Runtime.current.files.readSmall(path, limit: maximumProfileSize)
         } catch let error as FileRefusal {
-            throw CLIError.runtime("cannot read profile: \(error.description).")
+            throw CommandFailure("cannot read profile: ", cause: error, ".")
         } catch {
             throw CLIError.runtime(
                 "cannot read profile \(path): no such file or not readable. Check the path, or run 'plumometer calibrate' to make one."
@@ -100,8 +101,10 @@ public enum ProfileStore {
             let calibration = try Calibration(json: data)
             return Profile(calibration: calibration, path: path, made: Calibration.madeDate(inJSON: data))
         } catch {
-            throw CLIError.runtime(
-                "\(path) is not a usable plumometer calibration profile (\(describe(error))). Make a new one with 'plumometer calibrate'."
+            throw CommandFailure(
+                "\(path) is not a usable plumometer calibration profile (",
+                cause: error,
+                "). Make a new one with 'plumometer calibrate'."
             )
         }
     }
@@ -177,15 +180,7 @@ public enum ProfileStore {
             let made = made ?? UTCTime.iso8601(microseconds: MonotonicClock.realtime().microseconds, fractionDigits: 0)
             try Runtime.current.files.replaceAtomically(path, with: try calibration.jsonText(made: made))
         } catch {
-            throw CLIError.runtime(
-                "cannot save profile to \(path): \(describe(error)). Choose another place with --output."
-            )
+            throw CommandFailure("cannot save profile to \(path): ", cause: error, ". Choose another place with --output.")
         }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? CalibrationJSONError { return error.description }
-        if let error = error as? FileRefusal { return error.description }
-        return "\(error)"
     }
 }

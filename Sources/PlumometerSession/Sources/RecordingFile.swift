@@ -67,7 +67,7 @@ public enum RecordingFile {
         do {
             return try Runtime.current.files.readSmall(path, limit: maximumDescriptionSize)
         } catch let error as FileRefusal {
-            throw CLIError.runtime("cannot read the device description: \(error.description).")
+            throw CommandFailure("cannot read the device description: ", cause: error, ".")
         }
     }
 
