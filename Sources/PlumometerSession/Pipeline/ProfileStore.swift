@@ -84,8 +84,8 @@ public enum ProfileStore {
     public static let maximumProfileSize = 1 << 20
 
     /// Loads a profile file; decoding refuses a fit that ``Calibration/validate()`` refuses.
-    /// - Throws: ``CommandFailure`` (the cause kept whole) or ``CLIError``, naming the file, when it cannot be read or is
-    ///   not a usable profile.
+    /// - Throws: ``CommandFailure`` (the cause kept whole) or ``CLIError``, naming the file, when it cannot be read
+    ///   or is not a usable profile.
     public static func load(path: String) throws -> Profile {
         let data: [UInt8]
         do {
@@ -180,7 +180,11 @@ public enum ProfileStore {
             let made = made ?? UTCTime.iso8601(microseconds: MonotonicClock.realtime().microseconds, fractionDigits: 0)
             try Runtime.current.files.replaceAtomically(path, with: try calibration.jsonText(made: made))
         } catch {
-            throw CommandFailure("cannot save profile to \(path): ", cause: error, ". Choose another place with --output.")
+            throw CommandFailure(
+                "cannot save profile to \(path): ",
+                cause: error,
+                ". Choose another place with --output."
+            )
         }
     }
 }
