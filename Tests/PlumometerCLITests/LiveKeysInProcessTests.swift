@@ -23,6 +23,8 @@ struct LiveKeysInProcessTests {
         let files = MemoryFiles([:], environment: ["LANG": "C.UTF-8", "XDG_CONFIG_HOME": "/nonexistent-config"])
         /// Standard output as it stood before each step, and at the end.
         private(set) var snapshots: [String] = []
+        /// The timeout of the wait now (nil: until something happens).
+        private(set) var timeout: Int64?
 
         init() {
             loop = EmbeddedEventLoop(clocks: clocks)
@@ -43,6 +45,7 @@ struct LiveKeysInProcessTests {
             var remaining = steps[...]
             var settling = false
             loop.onWait = { [unowned self] timeout in
+                self.timeout = timeout
                 if settling {
                     settling = false
                     // A timed wait lets the clocks move on; an untimed one has nothing left to draw.
@@ -148,9 +151,12 @@ struct LiveKeysInProcessTests {
             ["stream", "-d", "/dev/input/event7"],
             steps: [
                 Self.twoObjects(pad),
-                LiveRun.step { run in
+                { run in
+                    // Once everything is drawn and nothing is due (an untimed wait): nothing but the resize redraws.
+                    guard run.timeout == nil else { return false }
                     run.console.resizeTerminal(columns: 60, rows: 20)
                     run.loop.signalResize()
+                    return true
                 },
                 Self.type("q"),
             ]
@@ -214,7 +220,9 @@ struct LiveKeysInProcessTests {
         let pad = live.devices.add("/dev/input/event7", DeviceCatalogue.magicTrackpad2)
         let status = live.run(
             ["stream", "-d", "/dev/input/event7", "-f", "jsonl"],
-            steps: [Self.twoObjects(pad), LiveRun.step { $0.loop.signalHangup() }, LiveRun.step { $0.loop.signalStop() }]
+            steps: [
+                Self.twoObjects(pad), LiveRun.step { $0.loop.signalHangup() }, LiveRun.step { $0.loop.signalStop() },
+            ]
         )
         #expect(status == 0, "\(live.console.errors)")
         #expect(live.devices.opened == ["/dev/input/event7", "/dev/input/event7"], "opened again on SIGHUP")
