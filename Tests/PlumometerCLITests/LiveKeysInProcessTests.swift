@@ -231,3 +231,28 @@ struct LiveKeysInProcessTests {
         #expect(devices.count == 2, "a device record for each open")
     }
 }
+
+/// `stream -o FILE` in-process: the file is opened through the runtime's files (the seam's `appendOutput`), not the
+/// disk, and appended to as the real one is: an earlier run's cut line stays on its own.
+@Suite
+struct StreamOutputInProcessTests {
+    @Test func theOutputFileIsAppendedThroughTheFilesSeam() throws {
+        let live = LiveKeysInProcessTests.LiveRun()
+        let pad = live.devices.add("/dev/input/event7", DeviceCatalogue.magicTrackpad2)
+        live.files.files["/var/log/plums.jsonl"] = Array("{\"cut\":".utf8)
+        let status = live.run(
+            ["stream", "-d", "/dev/input/event7", "-o", "/var/log/plums.jsonl"],
+            steps: [
+                LiveKeysInProcessTests.twoObjects(pad), LiveKeysInProcessTests.LiveRun.step { $0.loop.signalStop() },
+            ]
+        )
+        #expect(status == 0, "\(live.console.errors)")
+        #expect(live.console.written.isEmpty, "nothing on standard output")
+        let lines = String(decoding: live.files.files["/var/log/plums.jsonl"] ?? [], as: UTF8.self)
+            .split(separator: "\n")
+        try #require(lines.count >= 3, "\(lines)")
+        #expect(lines[0] == "{\"cut\":", "the cut line stays on its own")
+        #expect(lines[1].contains(#""type":"device""#))
+        #expect(lines.dropFirst(2).contains { $0.contains(#""type":"frame""#) && $0.contains(#""id":2"#) })
+    }
+}
