@@ -44,14 +44,6 @@ public protocol EventLoop: AnyObject {
     func handleJobControl(suspend: @escaping () -> Void, resume: @escaping () throws -> Void) throws
 }
 
-extension EventLoop {
-    /// A loop without hang-ups (the test kit's) watches an input as any descriptor.
-    @discardableResult
-    public func watchInput(_ descriptor: Int32, _ handler: @escaping () throws -> Void) -> Int {
-        watch(descriptor, handler)
-    }
-}
-
 /// When a session's timed work is next needed: within so many microseconds of now (nil: only once something
 /// happens, a device event, a key, a signal), or never again, because the run is over.
 public enum Due: Equatable, Sendable {
