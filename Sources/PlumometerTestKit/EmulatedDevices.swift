@@ -79,7 +79,7 @@ public final class EmulatedDevice: InputDevice {
         public var description: String { "\(path) was removed (unplugged)" }
     }
 
-    private unowned let owner: EmulatedDevices
+    private weak var owner: EmulatedDevices?
     public let path: String
     public let description: DeviceDescription
     private let state: DeviceState?
@@ -127,13 +127,13 @@ public final class EmulatedDevice: InputDevice {
     /// Queues `inputs` (events and resynchronisation markers) and makes the device ready.
     public func feed(_ inputs: [DeviceInput]) {
         pending += inputs
-        owner.loop?.makeReady(fileDescriptor)
+        owner?.loop?.makeReady(fileDescriptor)
     }
 
     /// Unplugs it: the next read says it has gone, and it cannot be opened again.
     public func unplug() {
         unplugged = true
-        owner.loop?.makeReady(fileDescriptor)
+        owner?.loop?.makeReady(fileDescriptor)
     }
 
     public func read() throws -> [DeviceInput] {

@@ -58,6 +58,25 @@ struct LiveSourceTests {
         }
     }
 
+    @Test func whatRestsOnTheDeviceAtOpenIsTheFirstFrame() throws {
+        let devices = EmulatedDevices()
+        let rest: [AbsoluteAxis: Int32] = [.mtTrackingID: 5, .mtPositionX: 300, .mtPositionY: -200, .mtPressure: 80]
+        let state = DeviceState(
+            slots: [rest] + Array(repeating: [.mtTrackingID: -1], count: 15),
+            currentSlot: 0,
+            keysDown: [.btnTouch],
+            time: EventTime(microseconds: 2_000_000)
+        )
+        devices.add(Self.path, DeviceCatalogue.magicTrackpad2, state: state)
+        try Runtime.with(.embedded(devices: devices)) {
+            let source = try LiveSource(path: Self.path)
+            defer { source.close() }
+            let frame = try #require(source.initialFrame, "a plum rested on the pad at open")
+            #expect(frame.contacts.map(\.pressure) == [80])
+            #expect(source.clock.deviceUsesMonotonic)
+        }
+    }
+
     @Test func aKeyboardIsNeverOpened() throws {
         let devices = EmulatedDevices()
         devices.add(Self.path, DeviceCatalogue.keyboard)
