@@ -7,10 +7,14 @@
 //   PlumometerCore           pure Swift (standard library only): vocabulary, decoding, tracking, calibration.
 //   PlumometerRecording      pure Swift: evemu and `libinput record` readers, the evemu writer.
 //   PlumometerOutput         pure Swift: the line formats, number text, the live view's screen (golden-line tests).
-//   PlumometerSession        pure Swift: the pipeline, the sources and the consumers of every reading command, one
-//                            `Session.run`, behind three seams (an event loop, a console, clocks) and the files.
+//   PlumometerSeams          pure Swift, the seams alone (as NIOCore is to swift-nio): the event loop with its
+//                            signals, job control, resize and end-of-source hold; the console (stdout as a terminal,
+//                            its latest-state mode); the keyboard; clocks; files and environment; live devices.
+//   PlumometerSession        pure Swift: the pipeline, the sources (the live device among them) and the consumers of
+//                            every reading command, one `Session.run`, over the seams (which it re-exports).
 //   PlumometerLinux          the only Swift target that imports C: evdev devices, udev, and the POSIX edge (the
-//                            poll loop, signals, files, the terminal, clocks) that provides the session's seams.
+//                            poll loop, signals, files, the terminal, clocks) that implements the seams; it depends
+//                            on PlumometerCore and PlumometerSeams only, not on the session.
 //   PlumometerCLI            options, commands and the live device side; `plumometer` is its thin entry point.
 import PackageDescription
 
@@ -66,23 +70,27 @@ let package = Package(
         .target(name: "PlumometerDemo", swiftSettings: startupSettings),
         // Everything that turns readings into text, pure so golden-line tests run in milliseconds; the CLI writes it.
         .target(name: "PlumometerOutput", dependencies: ["PlumometerCore"], swiftSettings: startupSettings),
-        // Sources, consumers and the session that runs them, pure: the bridge provides the real loop, console, clocks
-        // and files; the test kit an embedded loop and a capturing console.
+        // The seams between the pure targets and the process: the bridge implements them for real, the test kit
+        // in-process (an embedded loop, a capturing console, emulated devices, keys typed by the test).
+        .target(name: "PlumometerSeams", dependencies: ["PlumometerCore"], swiftSettings: startupSettings),
+        // Sources, consumers and the session that runs them, pure, over the seams.
         .target(
             name: "PlumometerSession",
-            dependencies: ["PlumometerCore", "PlumometerRecording", "PlumometerOutput", "PlumometerPictures"],
+            dependencies: [
+                "PlumometerCore", "PlumometerSeams", "PlumometerRecording", "PlumometerOutput", "PlumometerPictures",
+            ],
             swiftSettings: startupSettings
         ),
         .target(
             name: "PlumometerLinux",
-            dependencies: ["PlumometerCore", "PlumometerSession", "CLibevdev", "CLibudev", "CPOSIX"],
+            dependencies: ["PlumometerCore", "PlumometerSeams", "CLibevdev", "CLibudev", "CPOSIX"],
             swiftSettings: startupSettings
         ),
         .target(
             name: "PlumometerCLI",
             dependencies: [
-                "PlumometerCore", "PlumometerRecording", "PlumometerDemo", "PlumometerOutput", "PlumometerSession",
-                "PlumometerLinux", "PlumometerPictures",
+                "PlumometerCore", "PlumometerRecording", "PlumometerDemo", "PlumometerOutput", "PlumometerSeams",
+                "PlumometerSession", "PlumometerLinux", "PlumometerPictures",
             ],
             swiftSettings: startupSettings,
             plugins: ["BuildVersion"]
@@ -106,10 +114,11 @@ let package = Package(
             swiftSettings: startupSettings
         ),
         // The test kit, pure like the core: shared tags, a catalogue of devices and an event-script builder.
-        // The embedded event loop, the capturing console and set clocks for sessions run in-process.
+        // The embedded event loop, the capturing console, set clocks, emulated devices and typed keys for sessions
+        // run in-process: every seam.
         .target(
             name: "PlumometerTestKit",
-            dependencies: ["PlumometerCore", "PlumometerSession"],
+            dependencies: ["PlumometerCore", "PlumometerSeams", "PlumometerSession"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -119,13 +128,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "plumometer-bridge-probe",
-            dependencies: ["PlumometerLinux", "PlumometerCore"],
+            dependencies: ["PlumometerLinux", "PlumometerSeams", "PlumometerCore"],
             path: "Tests/BridgeProbe",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "plumometer-discovery-probe",
-            dependencies: ["PlumometerLinux", "PlumometerCore"],
+            dependencies: ["PlumometerLinux", "PlumometerSeams", "PlumometerCore"],
             path: "Tests/DiscoveryProbe",
             swiftSettings: strictSettings
         ),
@@ -165,7 +174,8 @@ let package = Package(
         .testTarget(
             name: "PlumometerLinuxTests",
             dependencies: [
-                "PlumometerLinux", "PlumometerCore", "PlumometerTestSupport", "CLibevdev", "PlumometerTestKit",
+                "PlumometerLinux", "PlumometerSeams", "PlumometerCore", "PlumometerTestSupport", "CLibevdev",
+                "PlumometerTestKit",
             ],
             swiftSettings: strictSettings
         ),

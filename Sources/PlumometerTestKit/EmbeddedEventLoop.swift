@@ -1,19 +1,24 @@
 public import PlumometerCore
-public import PlumometerSession
+public import PlumometerSeams
 
 /// The session's ``EventLoop`` run in-process, with no descriptors, signals or real time: what `poll` would report is
 /// the test's to say. The way swift-nio ships `NIOEmbedded`: sources, consumers and sessions run exactly as in the
 /// poll loop, turn by turn, in milliseconds.
 ///
 /// Each turn calls the session's work; when it asks to wait, ``onWait`` sees the timeout it asked for (nil: until
-/// something happens) and may make descriptors ready (``makeReady(_:)``), send a stop signal (``signalStop()``) or
-/// finish. With nothing made ready, a timed wait moves the ``clocks`` on by the timeout, as the time `poll` would
-/// sleep; an untimed wait with nothing ready would sleep for ever, which here is an error (``Hang``), not a hang.
+/// something happens) and may make descriptors ready (``makeReady(_:)``; a ``TypedKeyboard``'s keys and an
+/// ``EmulatedDevice``'s events do it themselves), send a signal (``signalStop()``, ``signalHangup()``,
+/// ``signalResize()``, ``signalSuspend(whileStopped:)``, ``signalContinue()``) or finish. Signals are handled
+/// first, then the ready descriptors, as the bridge's `Driver` reads its signalfd among them. With nothing made
+/// ready, a timed wait moves the ``clocks`` on by the timeout, as the time `poll` would sleep; an untimed wait with
+/// nothing ready would sleep for ever, which here is an error (``Hang``), not a hang.
 ///
-/// What it leaves out of the real loop: readiness is given once per ``makeReady(_:)`` (`poll` reports a descriptor
-/// until it is drained), there is no hang-up, SIGHUP, SIGWINCH or job control, and no end-of-recording hold; the
-/// live view's keys, wired on the bridge's `Driver` only, are not run here. Every session of a runtime made with
-/// `Runtime.embedded` shares this loop (a test runs one session at a time and inspects it afterwards).
+/// As the real loop: a hang-up ends a run that waits for an input (``watchInput(_:_:)``) and calls ``onHangup``
+/// otherwise; job control reaches the handlers given to ``handleJobControl(suspend:resume:)`` only (without them a
+/// stop keeps its default action, which in-process is nothing); ``atEnd`` may hold a finished run. What it leaves
+/// out: readiness is given once per ``makeReady(_:)`` (`poll` reports a descriptor until it is drained), and a stop
+/// takes no time. Every session of a runtime made with `Runtime.embedded` shares this loop (a test runs one session
+/// at a time and inspects it afterwards).
 public final class EmbeddedEventLoop: EventLoop {
     /// A wait that nothing could end: the real loop would sleep for ever.
     public struct Hang: Error, CustomStringConvertible {
@@ -28,10 +33,26 @@ public final class EmbeddedEventLoop: EventLoop {
         public var description: String { "the loop turned \(turns) times without ending" }
     }
 
+    /// A signal sent by the test, handled at the next dispatch.
+    private enum Signal {
+        case hangup, resize, continued
+        case suspend(whileStopped: () -> Void)
+    }
+
     private var watches: [Int: (descriptor: Int32, handler: () throws -> Void)] = [:]
+    private var inputWatches: Set<Int> = []
     private var nextToken = 1
     private var ready: Set<Int32> = []
+    private var signals: [Signal] = []
+    private var hungUp = false
     private var finishing = false
+    public var onResize: () -> Void = {}
+    public var onHangup: () throws -> Void = {}
+    public var atEnd: () -> (() throws -> Due)? = { nil }
+    private var onSuspend: (() -> Void)?
+    private var onResume: (() throws -> Void)?
+    /// Whether job control was taken (``handleJobControl(suspend:resume:)``).
+    public var handlesJobControl: Bool { onSuspend != nil }
     /// The clocks a timed wait moves on (nil: time stands still).
     public let clocks: ManualClocks?
     /// Called at every wait with the timeout the work asked for, in microseconds (nil: none).
@@ -59,7 +80,24 @@ public final class EmbeddedEventLoop: EventLoop {
         return token
     }
 
-    public func unwatch(_ token: Int) { watches[token] = nil }
+    @discardableResult
+    public func watchInput(_ descriptor: Int32, _ handler: @escaping () throws -> Void) -> Int {
+        if hungUp { signalStop() }
+        let token = watch(descriptor, handler)
+        inputWatches.insert(token)
+        return token
+    }
+
+    public func unwatch(_ token: Int) {
+        watches[token] = nil
+        inputWatches.remove(token)
+    }
+
+    public func handleJobControl(suspend: @escaping () -> Void, resume: @escaping () throws -> Void) throws {
+        guard onSuspend == nil else { return }
+        onSuspend = suspend
+        onResume = resume
+    }
 
     public func finish() { finishing = true }
 
@@ -77,21 +115,53 @@ public final class EmbeddedEventLoop: EventLoop {
         finishing = true
     }
 
+    /// A SIGHUP (the terminal closed), handled at the next dispatch: it ends a wait for an input as a stop does,
+    /// else calls ``onHangup``.
+    public func signalHangup() { signals.append(.hangup) }
+
+    /// A SIGWINCH (the terminal resized), handled at the next dispatch: ``onResize``.
+    public func signalResize() { signals.append(.resize) }
+
+    /// A SIGTSTP (Ctrl-Z) and then `fg`, handled at the next dispatch: with job control taken, its `suspend`, then
+    /// `whileStopped` (what the test sees while the process would be stopped), then its `resume`.
+    public func signalSuspend(whileStopped: @escaping () -> Void = {}) {
+        signals.append(.suspend(whileStopped: whileStopped))
+    }
+
+    /// A SIGCONT alone (after a stop from elsewhere), handled at the next dispatch: with job control taken, `resume`.
+    public func signalContinue() { signals.append(.continued) }
+
     public func run(_ work: @escaping () throws -> Due) throws {
+        var work = work
         finishing = false
         stoppedBySignal = false
         turns = 0
+        // The work holds what it runs: let go of what the run set, as the real loop does.
+        defer { atEnd = { nil } }
         while !finishing {
-            guard case .within(let timeout) = try work(), !finishing else { return }
+            let due = try work()
+            if finishing { return }
+            guard case .within(let timeout) = due else {
+                guard let next = atEnd() else { return }
+                atEnd = { nil }
+                work = next
+                continue
+            }
             turns += 1
             if turns > maximumTurns { throw Spin(turns: turns) }
             waits.append(timeout)
             onWait(timeout)
             if finishing { return }
-            if ready.isEmpty {
+            if ready.isEmpty && signals.isEmpty {
                 guard let timeout else { throw Hang(turn: turns) }
                 clocks?.advance(by: timeout)
                 continue
+            }
+            let sent = signals
+            signals = []
+            for signal in sent {
+                try handle(signal)
+                if finishing { return }
             }
             let dispatched = ready
             ready = []
@@ -100,6 +170,23 @@ public final class EmbeddedEventLoop: EventLoop {
                 try watch.handler()
                 if finishing { return }
             }
+        }
+    }
+
+    private func handle(_ signal: Signal) throws {
+        switch signal {
+        case .hangup:
+            hungUp = true
+            if inputWatches.isEmpty { try onHangup() } else { signalStop() }
+        case .resize:
+            onResize()
+        case .suspend(let whileStopped):
+            guard let onSuspend, let onResume else { return }
+            onSuspend()
+            whileStopped()
+            try onResume()
+        case .continued:
+            try onResume?()
         }
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import PlumometerLinux
+import PlumometerSeams
 import PlumometerTestKit
 import Testing
 

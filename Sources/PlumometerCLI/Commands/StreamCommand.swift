@@ -111,8 +111,8 @@ enum StreamCommand {
         }
         // Also while waiting for a device: q quits.
         run.attachKeys()
-        // `unowned`: the driver is the session's, which the stream holds; a strong reference was a cycle.
-        run.driver?.onHangup = { [unowned stream] in try stream.reopen() }
+        // `unowned`: the loop is the session's, which the stream holds; a strong reference was a cycle.
+        run.loop.onHangup = { [unowned stream] in try stream.reopen() }
         let limited = session.output as? FrameLimitOutput
         try session.run(LimitedSource(stream, duration: duration) { limited?.isFull ?? false })
         try stream.finishRecording()

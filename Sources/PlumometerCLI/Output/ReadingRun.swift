@@ -1,5 +1,4 @@
 import PlumometerCore
-import PlumometerLinux
 import PlumometerOutput
 import PlumometerSession
 
@@ -33,29 +32,16 @@ enum OutputChoice {
         wallTimestamps wall: Bool
     ) -> (output: any ReadingOutput, live: LiveView?) {
         let unit = settings.unit
-        // A console that is no descriptor (a test's) takes lines only: no terminal, no writer thread.
-        let descriptor = sink as? FileDescriptorWriter
-        let writer: LatestStateWriter? = latestStateWins ? descriptor.map { LatestStateWriter(sink: $0) } : nil
-        let lineSink: any LineSink
-        if let writer {
-            lineSink = writer
-        } else if let descriptor {
-            lineSink = descriptor
-        } else {
-            lineSink = TextLineSink(sink)
-        }
+        // A sink without a latest-state mode (a file, a test's plain console) takes lines as they come.
+        let writer = latestStateWins ? sink.makeLatestStateWriter() : nil
+        let lineSink: any LineSink = writer ?? TextLineSink(sink)
         let made: (output: any ReadingOutput, live: LiveView?)
         let destination: SummaryOutput.Destination
-        switch format ?? (descriptor?.isTerminal == true ? .live : .jsonl) {
+        switch format ?? (sink.isTerminal ? .live : .jsonl) {
         case .live:
-            guard let sink = descriptor else { fallthrough }
-            let view = LiveView(
-                sink: sink,
-                colour: Terminal.colourAllowed(on: sink.fileDescriptor),
-                unit: unit,
-                view: settings.view
-            ) {
-                Terminal.size(of: sink.fileDescriptor)
+            // The view writes its screens as they come, on the loop's thread, never from a writer thread.
+            let view = LiveView(sink: TextLineSink(sink), colour: sink.colourAllowed, unit: unit, view: settings.view) {
+                sink.terminalSize
             }
             (made, destination) = ((view, view), .standardError)
         case .jsonl:
@@ -80,18 +66,18 @@ enum OutputChoice {
 }
 
 /// The session of a command that writes readings (stream, replay, demo): the output `--format` chose (the live
-/// view on a terminal), and on the bridge's loop the live view's keys, its resize and job control, and a stalled
-/// `-o FIFO` that still hears a stop. Everything else is the pure ``Session``'s, in the runtime's loop (an
-/// embedded one in tests, where the lines go to the runtime's console).
+/// view on a terminal) with the live view's keys, its resize and job control, and a stalled `-o FIFO` that still
+/// hears a stop. Everything else is the pure ``Session``'s, in the runtime's loop (an embedded one in tests, where
+/// the lines go to the runtime's console and the keys are typed by the test).
 final class ReadingRun {
     let session: Session
-    /// The bridge's loop, when the runtime's is it (not in a test's embedded runtime).
-    let driver: Driver?
+    /// The runtime's loop the session runs in.
+    let loop: any EventLoop
     private let live: LiveView?
     /// Whether readings go to a terminal (stdout or `-o` one), where a person watches them come.
     let outputIsTerminal: Bool
     private let latestStateWins: Bool
-    private var keyboard: RawKeyboard?
+    private var keyboard: (any Keyboard)?
     private var keysAttached = false
     /// False when standard input is not the user's to press keys on (a replay reading a recording typed or piped
     /// there): the terminal is then left as it is, not put in raw mode.
@@ -114,14 +100,14 @@ final class ReadingRun {
         // `-o FILE` first, as before the loop: a FIFO's open waits for its reader, hearing a stop through StopRequests.
         let file = try outputSettings.file.map { path in
             path == "-"
-                ? FileDescriptorWriter.standardOutput()
-                : try FileDescriptorWriter.append(path, rotation: outputSettings.rotation)
+                ? Runtime.current.console.standardOutput
+                : try Runtime.current.files.appendOutput(path, rotation: outputSettings.rotation)
         }
-        // The loop must exist before the writer thread below (see Driver.init); a stream also ends once the reader of
-        // a piped stdout has gone.
+        // The loop must exist before the writer thread below (see the bridge's Driver.init); a stream also ends once
+        // the reader of a piped stdout has gone.
         let loop = try Runtime.current.makeLoop()
         loop.stopWhenOutputCloses()
-        driver = loop as? Driver
+        self.loop = loop
         let sink: any TextSink = file ?? Runtime.current.console.standardOutput
         let (chosen, live) = OutputChoice.make(
             format: format,
@@ -131,13 +117,11 @@ final class ReadingRun {
             wallTimestamps: outputSettings.wallTimestamps
         )
         self.live = live
-        outputIsTerminal = (sink as? FileDescriptorWriter)?.isTerminal == true
+        outputIsTerminal = sink.isTerminal
         let output = outputSettings.frameLimit.map { FrameLimitOutput(chosen, limit: $0) } ?? chosen
-        if let descriptor = sink as? FileDescriptorWriter {
-            // `>> log`: a line an earlier run left cut stays on its own, and this run's first record starts a line.
-            // (`-o FIFO` stalled by its reader hears SIGINT/SIGTERM between lines through StopRequests, as stdout.)
-            try descriptor.startOnNewLineIfAppending()
-        }
+        // `>> log`: a line an earlier run left cut stays on its own, and this run's first record starts a line.
+        // (`-o FIFO` stalled by its reader hears SIGINT/SIGTERM between lines through StopRequests, as stdout.)
+        try sink.startOnNewLineIfAppending()
         self.latestStateWins = latestStateWins
         session = try Session(output: output, settings: settings, loop: loop)
         session.onBegin = { [unowned self] kind in self.attachKeys(holdAtEnd: kind == .recording) }
@@ -146,11 +130,11 @@ final class ReadingRun {
     /// Attaches the live view's keys and resize redraws (once); the keys act on the current pipeline.
     /// - Parameter holdAtEnd: a recording: its last frame stays on screen at its end until `q`.
     func attachKeys(holdAtEnd: Bool = false) {
-        guard !keysAttached, keysAllowed, let driver else { return }
+        guard !keysAttached, keysAllowed else { return }
         keysAttached = true
         keyboard = LiveKeys.attach(
             live,
-            to: driver,
+            to: loop,
             holdAtEnd: holdAtEnd,
             pipeline: { [unowned self] in self.session.pipeline }
         )

@@ -1,4 +1,3 @@
-import PlumometerLinux
 import PlumometerSession
 
 /// The live view's controls, in either case: `t` tares, `k` tares the one contact down as a carrier, `c` clears
@@ -10,50 +9,50 @@ import PlumometerSession
 /// Ctrl-C, SIGTERM or SIGHUP, but only while someone can press that key: not when standard input is not a terminal,
 /// has reached its end (Ctrl-D, which is also what `script` sends when its own input ends) or hangs up.
 enum LiveKeys {
-    /// With a live view: redraws it on SIGWINCH, puts stdin in raw mode and watches it in `driver`, and takes the
-    /// job-control signals. Returns the keyboard to restore, or nil without a live view or when stdin is not a
-    /// terminal.
+    /// With a live view: redraws it on SIGWINCH, puts stdin in raw mode (the runtime's ``Keyboard``) and watches it
+    /// in `loop`, and takes the job-control signals. Returns the keyboard to restore, or nil without a live view or
+    /// when stdin is not a terminal.
     /// - Parameter holdAtEnd: the source is a recording: when it ends, hold its last frame until a key.
     static func attach(
         _ view: LiveView?,
-        to driver: Driver,
+        to loop: any EventLoop,
         holdAtEnd: Bool = false,
         pipeline: @escaping () -> ReadingPipeline?
-    ) -> RawKeyboard? {
+    ) -> (any Keyboard)? {
         guard let view else { return nil }
-        driver.onResize = { view.resized() }
-        let keyboard = RawKeyboard()
+        loop.onResize = { view.resized() }
+        let keyboard = Runtime.current.makeKeyboard()
         // Also without a keyboard (stdin not a terminal) the view owns the screen it must give back.
-        takeJobControl(view, keyboard: keyboard, driver: driver)
+        takeJobControl(view, keyboard: keyboard, loop: loop)
         guard let keyboard else { return nil }
         var holding = false
         var token: Int?
-        // `unowned`: the driver holds this closure; a strong reference made a cycle that kept the driver, and the
+        // `unowned`: the loop holds this closure; a strong reference made a cycle that kept the loop, and the
         // session it ran, alive past the run (AddressSanitizer's leak check, docs/testing.md).
-        token = driver.watch(keyboard.fileDescriptor) { [unowned driver] in
+        token = loop.watch(keyboard.fileDescriptor) { [unowned loop] in
             let keys = keyboard.readKeys()
             for key in (keys ?? []).map(lowercased) {
                 switch key {
                 case UInt8(ascii: "t") where !holding: try pipeline()?.tare()
                 case UInt8(ascii: "k") where !holding: try pipeline()?.tareCarrier()
                 case UInt8(ascii: "c") where !holding: try pipeline()?.clearTare()
-                case UInt8(ascii: "q"): driver.finish()
+                case UInt8(ascii: "q"): loop.finish()
                 case UInt8(ascii: "m"): view.toggleView()
                 default: break
                 }
             }
             // The terminal hung up: stop watching it, or poll would report it ready for ever.
-            if keys == nil, let token { driver.unwatch(token) }
+            if keys == nil, let token { loop.unwatch(token) }
             // Nobody is left to press q.
-            if holding && keyboard.hasEnded { driver.finish() }
+            if holding && keyboard.hasEnded { loop.finish() }
         }
         guard holdAtEnd else { return keyboard }
-        driver.atEnd = { [unowned driver] in
+        loop.atEnd = { [unowned loop] in
             guard !keyboard.hasEnded else { return nil }
             holding = true
             view.holdLastFrame()
             // A terminal closing sends SIGHUP: it ends the wait like q.
-            driver.onHangup = { [unowned driver] in driver.finish() }
+            loop.onHangup = { [unowned loop] in loop.finish() }
             return {
                 let now = MonotonicClock.now()
                 try view.idle(now: now)
@@ -65,9 +64,9 @@ enum LiveKeys {
 
     /// Ctrl-Z and `fg` for the live view: the screen and the keyboard's mode given back before the stop, taken again
     /// after it.
-    private static func takeJobControl(_ view: LiveView, keyboard: RawKeyboard?, driver: Driver) {
+    private static func takeJobControl(_ view: LiveView, keyboard: (any Keyboard)?, loop: any EventLoop) {
         do {
-            try driver.handleJobControl(
+            try loop.handleJobControl(
                 suspend: {
                     view.suspend()
                     keyboard?.restore()

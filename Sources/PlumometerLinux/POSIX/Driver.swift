@@ -1,4 +1,4 @@
-public import PlumometerSession
+public import PlumometerSeams
 
 /// The session's real ``EventLoop``: a run of a command's work inside the bridge's poll loop. The loop blocks in
 /// `poll()` on the device, the udev monitor and the keyboard, takes SIGINT/SIGTERM/SIGHUP through a signalfd, and

@@ -1,5 +1,6 @@
 import CPOSIX
 import Glibc
+public import PlumometerSeams
 
 /// Writes whole texts to a file descriptor, retrying short writes and `EINTR`: every reading is on its way to the
 /// consumer when ``write(_:)`` returns, which is what a background reader feeding a pipe or FIFO needs.
@@ -371,18 +372,6 @@ public final class FileDescriptorWriter: @unchecked Sendable {
 
     /// Whether the descriptor is a terminal. The corresponding C function is `isatty(3)`.
     public var isTerminal: Bool { isatty(fileDescriptor) == 1 }
-}
-
-/// When `stream -o FILE` starts a new file: at `maximumSize` bytes the file becomes `FILE.1`, and at most `keep` such
-/// older files are kept (`FILE.1` the newest), so the log never holds more than about `(keep + 1) * maximumSize`.
-public struct Rotation: Sendable, Equatable {
-    public var maximumSize: Int64
-    public var keep: Int
-
-    public init(maximumSize: Int64, keep: Int) {
-        self.maximumSize = maximumSize
-        self.keep = keep
-    }
 }
 
 /// The outcome of an `open(2)` made on another thread.

@@ -1,9 +1,12 @@
-import PlumometerOutput
-public import PlumometerSession
+public import PlumometerSeams
 
 extension FileDescriptorWriter: LineSink, TextSink {
     public func write(_ text: String, droppable: Bool) throws { try write(text) }
     public func finish(timeout: Double) throws {}
+
+    public var colourAllowed: Bool { Terminal.colourAllowed(on: fileDescriptor) }
+    public var terminalSize: (columns: Int, rows: Int) { Terminal.size(of: fileDescriptor) }
+    public func makeLatestStateWriter() -> (any LatestStateSink)? { LatestStateWriter(sink: self) }
 }
 
 /// Writes lines from a thread of its own, so a slow or stalled consumer of stdout never blocks the poll loop:
@@ -18,7 +21,7 @@ extension FileDescriptorWriter: LineSink, TextSink {
 /// CPU (docs/performance.md).
 /// `@unchecked Sendable`: every mutable field is guarded by `condition`; the sink is used by one thread at a time
 /// (the caller only while the writer thread is idle with nothing queued).
-public final class LatestStateWriter: LineSink, @unchecked Sendable {
+public final class LatestStateWriter: LatestStateSink, @unchecked Sendable {
     private struct Entry {
         var text: String
         var droppable: Bool
@@ -106,8 +109,8 @@ public final class LatestStateWriter: LineSink, @unchecked Sendable {
         reportSkipped(skippedNow, force: true)
         if let failure { throw failure }
         if unwritten > 0 {
-            Diagnostics.note(
-                "standard output did not take the last \(unwritten) record(s) within \(NumberText.fixed(timeout, 0)) s; stopping without them"
+            note(
+                "standard output did not take the last \(unwritten) record(s) within \(Int(timeout.rounded())) s; stopping without them"
             )
         }
     }
@@ -118,9 +121,17 @@ public final class LatestStateWriter: LineSink, @unchecked Sendable {
         guard force || now.microseconds - lastReport.microseconds >= Self.reportInterval else { return }
         lastReport = now
         reportedSkipped = count
-        Diagnostics.note(
+        note(
             "standard output is slow: \(count) frame(s) skipped so far; the latest state is always written"
         )
+    }
+
+    /// A note on the runtime console's stderr unless `--quiet` (as the session's `Diagnostics.note`; the texts are
+    /// plain, with nothing to escape).
+    private func note(_ message: String) {
+        let console = Runtime.current.console
+        guard !console.quiet else { return }
+        console.writeError("plumometer: " + message + "\n")
     }
 
     /// The writer thread: takes everything queued, writes it, repeats until told to stop and the queue is empty.

@@ -1,11 +1,19 @@
 import PlumometerCore
-public import PlumometerSession
+public import PlumometerSeams
 
 extension Runtime {
     /// The real runtime: the poll loop with its signalfd (``Driver``), standard output and standard error, the
-    /// system clocks and the file system.
+    /// system clocks, the file system, evdev devices (``EvdevDevice``, behind ``OpenGuard``) and standard input's
+    /// raw mode (``RawKeyboard``).
     public static func system() -> Runtime {
-        Runtime(console: SystemConsole(), clocks: SystemClocks(), files: SystemFiles()) { try Driver() }
+        Runtime(
+            console: SystemConsole(),
+            clocks: SystemClocks(),
+            files: SystemFiles(),
+            devices: EvdevDevices(),
+            makeKeyboard: { RawKeyboard() },
+            makeLoop: { try Driver() }
+        )
     }
 }
 
@@ -66,10 +74,33 @@ final class SystemFiles: FileAccess {
         }
     }
 
+    func appendOutput(_ path: String, rotation: Rotation?) throws -> any TextSink {
+        try FileDescriptorWriter.append(path, rotation: rotation)
+    }
+
     func openInput(_ path: String) throws -> any ByteInput { ArrivingBytes(try InputFile(path: path)) }
     func createOutput(_ path: String, whole: Bool) throws -> any FileOutput { OutputFile(path, whole: whole) }
     func createSpool(beside path: String) throws -> any Spool { try SpoolFile(beside: path) }
 }
+
+/// evdev nodes: ``OpenGuard`` refuses a keyboard before anything is opened, then ``EvdevDevice`` opens it read-only.
+final class EvdevDevices: DeviceAccess {
+    func open(_ path: String, grab: Bool) throws -> any InputDevice {
+        if let refusal = OpenGuard.check(path: path) { throw refusal }
+        return try EvdevDevice(path: path, grab: grab)
+    }
+}
+
+/// ``EvdevDevice`` is the sessions' ``InputDevice``.
+extension EvdevDevice: InputDevice {}
+
+/// ``DeviceError`` says when the device has gone (``DeviceError/Code/gone``).
+extension DeviceError: DeviceFailure {
+    public var deviceHasGone: Bool { code == .gone }
+}
+
+/// ``RawKeyboard`` is the sessions' ``Keyboard``.
+extension RawKeyboard: Keyboard {}
 
 /// An ``InputFile`` as the session's ``ByteInput``.
 final class ArrivingBytes: ByteInput {

@@ -1,13 +1,6 @@
 public import PlumometerCore
 public import PlumometerOutput
 
-/// Somewhere lines go. `droppable` lines are frames: a newer frame makes an unwritten older one worthless.
-public protocol LineSink: AnyObject {
-    func write(_ text: String, droppable: Bool) throws
-    /// Writes what is still queued (waiting at most `timeout` seconds for a stuck reader) and reports.
-    func finish(timeout: Double) throws
-}
-
 /// Where readings go: a line format on a file descriptor, or the live view.
 public protocol ReadingOutput: AnyObject {
     func device(_ record: DeviceRecord) throws
@@ -20,16 +13,6 @@ public protocol ReadingOutput: AnyObject {
     /// Microseconds until `idle` should be called again, or nil when nothing is pending.
     func idleDeadline(now: EventTime) -> Int64?
     func finish() throws
-}
-
-/// A ``TextSink`` taking lines as they come: none is dropped, nothing is queued (a console, a file).
-public final class TextLineSink: LineSink {
-    private let sink: any TextSink
-
-    public init(_ sink: any TextSink) { self.sink = sink }
-
-    public func write(_ text: String, droppable: Bool) throws { try sink.write(text) }
-    public func finish(timeout: Double) throws {}
 }
 
 /// A line format written to a sink, one write per record so every line is complete when it leaves.

@@ -1,6 +1,4 @@
-import PlumometerCore
-import PlumometerLinux
-import PlumometerSession
+public import PlumometerCore
 
 /// A live evdev device as a source of frames in the poll loop: the live counterpart of ``RecordingPlayer``, and the
 /// one place a device is read (stream, weigh, calibrate, probe, describe and record all read through it).
@@ -8,21 +6,25 @@ import PlumometerSession
 /// It watches the device, reads what it has, decodes it with the one ``ContactDecoder`` (seeded with the state at
 /// open, fed the bridge's resync markers; ``SourceDecoder``), keeps the device's clock, and ticks its consumer at exactly the
 /// consumer's deadlines: before a frame that comes later than one (as a recording is played) and when the poll
-/// loop wakes for one. A vanished device is reported to ``onGone``; every other failure propagates whole, as the
-/// bridge's ``DeviceError``, to the CLI's entry point.
-final class LiveSource: FrameSource {
+/// loop wakes for one. A vanished device is reported to ``onGone``; every other failure propagates whole (the
+/// bridge's `DeviceError`) to the CLI's entry point.
+///
+/// The device comes from the runtime's ``DeviceAccess`` (``Runtime/devices``): evdev in the tool, an emulated device
+/// in a test. An event goes from the bridge's poll straight here, to the decoder and the consumer.
+public final class LiveSource: FrameSource {
     /// The open device.
-    let device: EvdevDevice
+    public let device: any InputDevice
     /// What rested on the device when it was opened, as a resync frame; nil when the surface was clear.
-    let initialFrame: ContactFrame?
+    public let initialFrame: ContactFrame?
     /// Maps now onto the device's event clock.
-    private(set) var clock: DeviceClock
+    public private(set) var clock: DeviceClock
     /// Called with every input read, before it is decoded (`record` writes them as they come).
-    var onInputs: (([DeviceInput]) throws -> Void)?
+    public var onInputs: (([DeviceInput]) throws -> Void)?
     /// Called for a read that holds a `SYN_DROPPED` resynchronisation.
-    var onResync: (() -> Void)?
-    /// Called when the device vanished (unplugged); without it the `.gone` ``DeviceError`` propagates.
-    var onGone: (() throws -> Void)?
+    public var onResync: (() -> Void)?
+    /// Called when the device vanished (unplugged); without it the error that says so (a ``DeviceFailure``)
+    /// propagates.
+    public var onGone: (() throws -> Void)?
 
     private var decoder: SourceDecoder
     private var consumer: (any FrameConsumer)?
@@ -35,27 +37,26 @@ final class LiveSource: FrameSource {
     /// - Parameters:
     ///   - path: an evdev node, `/dev/input/eventN`.
     ///   - grab: grab the device so that no other program sees its events.
-    /// - Throws: ``OpenRefusal`` for a keyboard (never opened, whatever path led to it: `-d`, auto mode, hotplug);
-    ///   ``DeviceError`` when the device cannot be opened (or grabbed).
-    init(path: String, grab: Bool = false) throws {
-        if let refusal = OpenGuard.check(path: path) { throw refusal }
-        device = try EvdevDevice(path: path, grab: grab)
+    /// - Throws: the runtime's refusal of a keyboard (never opened, whatever path led to it: `-d`, auto mode,
+    ///   hotplug; the bridge's `OpenRefusal`), its error when the device cannot be opened or grabbed (`DeviceError`).
+    public init(path: String, grab: Bool = false) throws {
+        device = try Runtime.current.devices.open(path, grab: grab)
         decoder = SourceDecoder(device.description, name: path)
         initialFrame = decoder.seed(with: device.openingState)
         clock = DeviceClock(deviceUsesMonotonic: device.usesMonotonicClock)
     }
 
     /// The node that was opened.
-    var path: String { device.path }
+    public var path: String { device.path }
 
     /// The device as it described itself at open.
-    var description: DeviceDescription { device.description }
+    public var description: DeviceDescription { device.description }
 
     /// Starts reading in a session's loop.
     /// - Parameters:
     ///   - loop: the loop to watch the device in.
     ///   - consumer: where frames go; nil to read inputs only (``onInputs``), without decoding them.
-    func start(in loop: any EventLoop, into consumer: (any FrameConsumer)?) {
+    public func start(in loop: any EventLoop, into consumer: (any FrameConsumer)?) {
         self.loop = loop
         self.consumer = consumer
         token = loop.watch(device.fileDescriptor) { [unowned self] in try self.readable() }
@@ -64,7 +65,7 @@ final class LiveSource: FrameSource {
     /// Ticks the consumer at its deadlines up to the device's now.
     /// - Returns: when the next deadline falls (nothing is due without one), or `.finished` once the consumer
     ///   asked to stop.
-    func due() throws -> Due {
+    public func due() throws -> Due {
         if finished { return .finished }
         guard let consumer, token != nil else { return .idle }
         // A consumer has deadlines only once something is down, by which time the device's clock is known.
@@ -75,7 +76,7 @@ final class LiveSource: FrameSource {
     }
 
     /// Stops watching and closes the device. Safe to call twice.
-    func close() {
+    public func close() {
         if let token { loop?.unwatch(token) }
         token = nil
         device.close()
@@ -84,10 +85,10 @@ final class LiveSource: FrameSource {
 
     private func readable() throws {
         let inputs: [DeviceInput]
-        do throws(DeviceError) {
+        do {
             inputs = try device.read()
-        } catch {
-            guard error.code == .gone, let onGone else { throw error }
+        } catch let failure as any DeviceFailure where failure.deviceHasGone {
+            guard let onGone else { throw failure }
             try onGone()
             return
         }

@@ -1,11 +1,12 @@
 public import PlumometerCore
 
 /// What a session needs from the process, behind seams so that everything above them is pure: the event loop it
-/// runs in, the console it writes to, the clocks it reads and the files it opens.
+/// runs in, the console it writes to, the clocks it reads, the files it opens, the input devices it reads and the
+/// keyboard of the live view.
 ///
 /// The tool's entry installs the real ones (the bridge's `Runtime.system()`: poll with a signalfd, stdout and stderr,
-/// `CLOCK_MONOTONIC`, the file system) before any command runs; a test binds the test kit's (an embedded loop, a
-/// capturing console, set clocks) to its own task with the test kit's `Runtime.with(_:_:)` (through ``scope``), so
+/// `CLOCK_MONOTONIC`, the file system, evdev, the terminal) before any command runs; a test binds the test kit's (an
+/// embedded loop, a capturing console, set clocks, emulated devices, keys typed by the test) to its own task with the test kit's `Runtime.with(_:_:)` (through ``scope``), so
 /// tests running side by side each see their own. Until then, ``current`` is ``detached``: it writes nothing and
 /// opens nothing.
 ///
@@ -18,6 +19,10 @@ public struct Runtime: @unchecked Sendable {
     public var clocks: any Clocks
     /// The files commands read and write (profiles, recordings, outputs) and the environment.
     public var files: any FileAccess
+    /// The live input devices (evdev nodes) commands read.
+    public var devices: any DeviceAccess
+    /// Standard input's keys in raw mode for the live view, or nil when standard input is no terminal.
+    public var makeKeyboard: () -> (any Keyboard)?
     /// Makes the loop of one run.
     public var makeLoop: () throws -> any EventLoop
 
@@ -25,11 +30,15 @@ public struct Runtime: @unchecked Sendable {
         console: any Console,
         clocks: any Clocks,
         files: any FileAccess,
+        devices: any DeviceAccess = NoDevices(),
+        makeKeyboard: @escaping () -> (any Keyboard)? = { nil },
         makeLoop: @escaping () throws -> any EventLoop
     ) {
         self.console = console
         self.clocks = clocks
         self.files = files
+        self.devices = devices
+        self.makeKeyboard = makeKeyboard
         self.makeLoop = makeLoop
     }
 
@@ -47,10 +56,11 @@ public struct Runtime: @unchecked Sendable {
     /// the tool (kept out of this target so that the tool does not link Swift's concurrency runtime: 1 MB of RSS).
     public nonisolated(unsafe) static var scope: (() -> Runtime?)?
 
-    /// A runtime with nothing behind it: no console output, clocks at zero, no files, no loop.
+    /// A runtime with nothing behind it: no console output, clocks at zero, no files, no devices, no keyboard, no
+    /// loop.
     public static var detached: Runtime {
         Runtime(console: DetachedConsole(), clocks: FixedClocks(), files: NoFiles()) {
-            throw CLIError.runtime("no event loop is installed (Runtime.current is detached)")
+            throw NotInstalled("no event loop is installed (Runtime.current is detached)")
         }
     }
 }
@@ -76,9 +86,33 @@ public enum StandardOutput {
 }
 
 /// Somewhere whole lines of text go: standard output, a file, a FIFO.
+///
+/// Standard output and `stream -o FILE` also say whether a person watches them (a terminal: the live view is drawn
+/// there, with its size and whether colour is allowed) and can be written in latest-state mode (a live device's
+/// lines from a thread of their own); the others keep the defaults: no terminal, lines as they come.
 public protocol TextSink: AnyObject {
     /// Writes `text` (whole lines) completely, or throws naming the sink.
     func write(_ text: String) throws
+    /// Whether it is a terminal.
+    var isTerminal: Bool { get }
+    /// Whether colour may be written: a terminal, without `NO_COLOR` and not `TERM=dumb`.
+    var colourAllowed: Bool { get }
+    /// The terminal's columns and rows (80 x 24 when unknown or no terminal).
+    var terminalSize: (columns: Int, rows: Int) { get }
+    /// A new writer of its lines from a thread of its own, so a stalled reader never stalls a live device's reading:
+    /// frames a stalled reader did not take give way to newer ones. nil where lines are only taken as they come.
+    func makeLatestStateWriter() -> (any LatestStateSink)?
+    /// Starts on a new line when appending to a regular file whose last byte is not a newline (`>> log`), so a line
+    /// an earlier run left cut stays on its own.
+    func startOnNewLineIfAppending() throws
+}
+
+extension TextSink {
+    public var isTerminal: Bool { false }
+    public var colourAllowed: Bool { false }
+    public var terminalSize: (columns: Int, rows: Int) { (80, 24) }
+    public func makeLatestStateWriter() -> (any LatestStateSink)? { nil }
+    public func startOnNewLineIfAppending() throws {}
 }
 
 /// The clocks a session reads. Event times (``EventTime``) are microseconds.
@@ -113,6 +147,10 @@ public protocol FileAccess: AnyObject {
     /// Replaces the regular file at `path` with `text` at once (written beside it, then renamed).
     /// - Throws: ``FileRefusal`` saying which call failed and why, or that `path` is no regular file.
     func replaceAtomically(_ path: String, with text: String) throws
+    /// Opens `path` for appending whole lines (`stream -o FILE`; created when missing), never through a symbolic
+    /// link, starting on a new line, and rotated by `rotation` once it has grown to its limit.
+    /// - Throws: an error naming the path: it cannot be made, or it is an input of this command.
+    func appendOutput(_ path: String, rotation: Rotation?) throws -> any TextSink
     /// Opens `path` (`-`: standard input) to be read as it arrives, without blocking.
     func openInput(_ path: String) throws -> any ByteInput
     /// The file at `path` as an output, created or replaced only by its first write: once the input has opened and
@@ -219,8 +257,15 @@ private final class FixedClocks: Clocks {
     func realtime() -> EventTime { .zero }
 }
 
+/// What a detached runtime throws: nothing is installed to do it.
+struct NotInstalled: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) { self.description = description }
+}
+
 private final class NoFiles: FileAccess {
-    private func refuse(_ path: String) -> CLIError { CLIError.runtime("\(path): no file system is installed") }
+    private func refuse(_ path: String) -> NotInstalled { NotInstalled("\(path): no file system is installed") }
     func environment(_ name: String) -> String? { nil }
     var homeDirectory: String { "/" }
     func exists(_ path: String) -> Bool { false }
@@ -231,6 +276,7 @@ private final class NoFiles: FileAccess {
     func write(_ text: String, to path: String) throws { throw refuse(path) }
     func createDirectories(_ path: String) throws { throw refuse(path) }
     func replaceAtomically(_ path: String, with text: String) throws { throw refuse(path) }
+    func appendOutput(_ path: String, rotation: Rotation?) throws -> any TextSink { throw refuse(path) }
     func openInput(_ path: String) throws -> any ByteInput { throw refuse(path) }
     func createOutput(_ path: String, whole: Bool) throws -> any FileOutput { throw refuse(path) }
     func createSpool(beside path: String) throws -> any Spool { throw refuse(path) }

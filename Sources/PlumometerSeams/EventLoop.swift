@@ -1,6 +1,7 @@
 /// The loop a session runs in: it waits for watched descriptors, signals and timeouts, and calls the session's work
-/// before every wait. The bridge's `Driver` is the real one (poll with a signalfd); the test kit's
-/// `EmbeddedEventLoop` runs the same work in-process, with readiness and signals made by the test.
+/// before every wait, and hears what the process is told: stop signals, a hang-up, a resized terminal, job control.
+/// The bridge's `Driver` is the real one (poll with a signalfd); the test kit's `EmbeddedEventLoop` runs the same work
+/// in-process, with readiness and signals made by the test.
 ///
 /// Handlers and work run on the loop's thread, one at a time. An error thrown by a handler or by the work stops the
 /// run and is rethrown by ``run(_:)``; the first one wins.
@@ -28,14 +29,19 @@ public protocol EventLoop: AnyObject {
     func run(_ work: @escaping () throws -> Due) throws
     /// Whether a stop signal ended the last run (a stop like a normal end: exit status 0).
     var stoppedBySignal: Bool { get }
-}
-
-extension EventLoop {
-    /// A loop without hang-ups (the test kit's) watches an input as any descriptor.
-    @discardableResult
-    public func watchInput(_ descriptor: Int32, _ handler: @escaping () throws -> Void) -> Int {
-        watch(descriptor, handler)
-    }
+    /// Called when the terminal is resized (SIGWINCH): the live view redraws to the new size.
+    var onResize: () -> Void { get set }
+    /// Called on a hang-up (SIGHUP) while no input is waited for (``watchInput(_:_:)``): `stream` reopens its device,
+    /// a live view holding the end of a recording ends. An error thrown stops the run.
+    var onHangup: () throws -> Void { get set }
+    /// Called once when the work says the run is over: the work to go on with instead (the live view holding the
+    /// last frame of a recording until a key), or nil to end the run.
+    var atEnd: () -> (() throws -> Due)? { get set }
+    /// Takes job control from now on: on a stop (SIGTSTP: Ctrl-Z, `kill -TSTP`) `suspend` gives the terminal back,
+    /// the process stops and, once continued (`fg`), `resume` takes the terminal again; a continue alone (after a
+    /// stop from elsewhere) calls `resume`. Without it a stop keeps its default action.
+    /// - Throws: when the loop cannot take the two signals.
+    func handleJobControl(suspend: @escaping () -> Void, resume: @escaping () throws -> Void) throws
 }
 
 /// When a session's timed work is next needed: within so many microseconds of now (nil: only once something
