@@ -186,13 +186,13 @@ extension Runtime {
     }
 
     /// A runtime for tests, to bind with ``with(_:_:)``: an ``EmbeddedEventLoop`` on ``ManualClocks`` (every
-    /// session gets `loop`), a ``CapturingConsole``, ``MemoryFiles``, ``EmulatedDevices`` and, when given, a
+    /// session gets `loop`), a ``CapturingConsole``, ``MemoryFiles``, ``ScriptedDevices`` and, when given, a
     /// ``TypedKeyboard`` as standard input's terminal (without one, standard input is no terminal).
     public static func embedded(
         console: CapturingConsole = CapturingConsole(),
         files: MemoryFiles = MemoryFiles(),
         loop: EmbeddedEventLoop = EmbeddedEventLoop(clocks: ManualClocks()),
-        devices: EmulatedDevices = EmulatedDevices(),
+        devices: ScriptedDevices = ScriptedDevices(),
         keyboard: TypedKeyboard? = nil
     ) -> Runtime {
         Runtime(

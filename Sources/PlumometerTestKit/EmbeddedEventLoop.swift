@@ -7,7 +7,7 @@ public import PlumometerSeams
 ///
 /// Each turn calls the session's work; when it asks to wait, ``onWait`` sees the timeout it asked for (nil: until
 /// something happens) and may make descriptors ready (``makeReady(_:)``; a ``TypedKeyboard``'s keys and an
-/// ``EmulatedDevice``'s events do it themselves), send a signal (``signalStop()``, ``signalHangup()``,
+/// ``ScriptedDevice``'s events do it themselves), send a signal (``signalStop()``, ``signalHangup()``,
 /// ``signalResize()``, ``signalSuspend(whileStopped:)``, ``signalContinue()``) or finish. Signals are handled
 /// first, then the ready descriptors, as the bridge's `Driver` reads its signalfd among them. With nothing made
 /// ready, a timed wait moves the ``clocks`` on by the timeout, as the time `poll` would sleep; an untimed wait with

@@ -19,7 +19,7 @@ struct LiveKeysInProcessTests {
         let loop: EmbeddedEventLoop
         let console = CapturingConsole(terminal: (columns: 100, rows: 30))
         let keyboard: TypedKeyboard
-        let devices: EmulatedDevices
+        let devices: ScriptedDevices
         let files = MemoryFiles([:], environment: ["LANG": "C.UTF-8", "XDG_CONFIG_HOME": "/nonexistent-config"])
         /// Standard output as it stood before each step, and at the end.
         private(set) var snapshots: [String] = []
@@ -29,7 +29,7 @@ struct LiveKeysInProcessTests {
         init() {
             loop = EmbeddedEventLoop(clocks: clocks)
             keyboard = TypedKeyboard(loop: loop)
-            devices = EmulatedDevices(loop: loop)
+            devices = ScriptedDevices(loop: loop)
         }
 
         /// A step that is done at once.
@@ -93,7 +93,7 @@ struct LiveKeysInProcessTests {
     }
 
     /// Two objects on an emulated Magic Trackpad 2: pressure 120 and 60 of 253.
-    static func twoObjects(_ pad: EmulatedDevice) -> (LiveRun) -> Bool {
+    static func twoObjects(_ pad: ScriptedDevice) -> (LiveRun) -> Bool {
         LiveRun.step { run in
             pad.feed(
                 EventScript(startingAt: run.clocks.now)

@@ -15,7 +15,7 @@ struct LiveSourceTests {
 
     @Test func whatTheDeviceSaysReachesTheSourceAndAnUnplugIsReported() throws {
         let loop = EmbeddedEventLoop(clocks: ManualClocks())
-        let devices = EmulatedDevices(loop: loop)
+        let devices = ScriptedDevices(loop: loop)
         let pad = devices.add(Self.path, DeviceCatalogue.magicTrackpad2)
         try Runtime.with(.embedded(loop: loop, devices: devices)) {
             let source = try LiveSource(path: Self.path, grab: true)
@@ -46,20 +46,20 @@ struct LiveSourceTests {
 
     @Test func anUnplugWithoutOnGoneIsTheDevicesErrorWhole() throws {
         let loop = EmbeddedEventLoop(clocks: ManualClocks())
-        let devices = EmulatedDevices(loop: loop)
+        let devices = ScriptedDevices(loop: loop)
         let pad = devices.add(Self.path, DeviceCatalogue.magicTrackpad2)
         try Runtime.with(.embedded(loop: loop, devices: devices)) {
             let source = try LiveSource(path: Self.path)
             defer { source.close() }
             source.start(in: loop, into: nil)
             loop.onWait = { _ in pad.unplug() }
-            let error = #expect(throws: EmulatedDevice.Gone.self) { try loop.run { try source.due() } }
+            let error = #expect(throws: ScriptedDevice.Gone.self) { try loop.run { try source.due() } }
             #expect(error?.path == Self.path)
         }
     }
 
     @Test func whatRestsOnTheDeviceAtOpenIsTheFirstFrame() throws {
-        let devices = EmulatedDevices()
+        let devices = ScriptedDevices()
         let rest: [AbsoluteAxis: Int32] = [.mtTrackingID: 5, .mtPositionX: 300, .mtPositionY: -200, .mtPressure: 80]
         let state = DeviceState(
             slots: [rest] + Array(repeating: [.mtTrackingID: -1], count: 15),
@@ -78,10 +78,10 @@ struct LiveSourceTests {
     }
 
     @Test func aKeyboardIsNeverOpened() throws {
-        let devices = EmulatedDevices()
+        let devices = ScriptedDevices()
         devices.add(Self.path, DeviceCatalogue.keyboard)
         Runtime.with(.embedded(devices: devices)) {
-            _ = #expect(throws: EmulatedDevices.Refusal.self) { try LiveSource(path: Self.path) }
+            _ = #expect(throws: ScriptedDevices.Refusal.self) { try LiveSource(path: Self.path) }
         }
         #expect(devices.opened.isEmpty)
     }

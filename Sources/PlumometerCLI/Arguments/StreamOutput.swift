@@ -1,4 +1,3 @@
-import PlumometerLinux
 import PlumometerSession
 
 /// Where `stream` writes its readings and when it stops writing: `-o FILE` (appended to; stdout without it),

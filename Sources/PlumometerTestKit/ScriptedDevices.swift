@@ -7,10 +7,10 @@ public import PlumometerSeams
 ///
 /// As the bridge: a keyboard is refused before it is opened (udev's test, every key from `KEY_ESC` to `KEY_S`), a
 /// path with no device fails to open, and a device unplugged says so (a ``DeviceFailure`` that has gone).
-public final class EmulatedDevices: DeviceAccess {
+public final class ScriptedDevices: DeviceAccess {
     /// The loop fed devices are made ready on.
     public weak var loop: EmbeddedEventLoop?
-    private var devices: [String: EmulatedDevice] = [:]
+    private var devices: [String: ScriptedDevice] = [:]
     private var nextDescriptor: Int32 = 100
     /// The paths opened so far, in order.
     public private(set) var opened: [String] = []
@@ -33,10 +33,10 @@ public final class EmulatedDevices: DeviceAccess {
         _ description: DeviceDescription,
         state: DeviceState? = nil,
         monotonic: Bool = true
-    ) -> EmulatedDevice {
+    ) -> ScriptedDevice {
         var described = description
         described.path = path
-        let device = EmulatedDevice(
+        let device = ScriptedDevice(
             owner: self,
             path: path,
             description: described,
@@ -70,16 +70,16 @@ public final class EmulatedDevices: DeviceAccess {
     }
 }
 
-/// One emulated live device (``EmulatedDevices``).
-public final class EmulatedDevice: InputDevice {
-    /// The device has gone (``EmulatedDevice/unplug()``).
+/// One emulated live device (``ScriptedDevices``).
+public final class ScriptedDevice: InputDevice {
+    /// The device has gone (``ScriptedDevice/unplug()``).
     public struct Gone: DeviceFailure, CustomStringConvertible {
         public var path: String
         public var deviceHasGone: Bool { true }
         public var description: String { "\(path) was removed (unplugged)" }
     }
 
-    private weak var owner: EmulatedDevices?
+    private weak var owner: ScriptedDevices?
     public let path: String
     public let description: DeviceDescription
     private let state: DeviceState?
@@ -93,7 +93,7 @@ public final class EmulatedDevice: InputDevice {
     public private(set) var isGrabbed = false
 
     fileprivate init(
-        owner: EmulatedDevices,
+        owner: ScriptedDevices,
         path: String,
         description: DeviceDescription,
         openingState: DeviceState?,
