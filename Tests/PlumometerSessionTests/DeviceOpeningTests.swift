@@ -25,18 +25,35 @@ struct DeviceOpeningTests {
 
     /// The same scene on a live device: the two plums rest on it when it is opened (its initial frame), the third
     /// arrives a second later.
-    static func twoThenOneLive() -> EmulatedLiveDevice {
-        let plums = [
-            ContactSample(id: 11, slot: 0, x: -3000, y: 2000, pressure: 120),
-            ContactSample(id: 12, slot: 1, x: 0, y: 2000, pressure: 80),
+    static func twoThenOneLive(in scene: Scene) {
+        let resting: [[AbsoluteAxis: Int32]] = [
+            [.mtTrackingID: 11, .mtPositionX: -3000, .mtPositionY: 2000, .mtPressure: 120],
+            [.mtTrackingID: 12, .mtPositionX: 0, .mtPositionY: 2000, .mtPressure: 80],
         ]
-        let third = ContactSample(id: 13, slot: 2, x: 3000, y: 2000, pressure: 60)
-        return EmulatedLiveDevice(
-            DeviceCatalogue.appleSiliconTrackpad,
-            initialFrame: ContactFrame(time: t(1_000), contacts: plums, resync: true),
-            frames: [ContactFrame(time: t(2_000), contacts: plums + [third])]
+        let state = DeviceState(
+            slots: resting + Array(repeating: [.mtTrackingID: -1], count: 14),
+            currentSlot: 1,
+            keysDown: [.btnTouch],
+            time: t(1_000)
         )
+        let pad = scene.devices.add(livePath, DeviceCatalogue.appleSiliconTrackpad, state: state)
+        let third = EventScript(startingAt: t(2_000)).touch(slot: 2, id: 13, x: 3000, y: 2000, pressure: 60).report()
+        // The third arrives a second after the open; once everything has settled (nothing more is due), the run
+        // ends, as a live device's consumer waits while nothing moves.
+        var fed = false
+        scene.loop.onWait = { [unowned loop = scene.loop, clocks = scene.clocks] timeout in
+            if !fed, timeout.map({ clocks.now.microseconds + $0 >= t(2_000).microseconds }) ?? true {
+                clocks.now = t(2_000)
+                pad.feed(third)
+                fed = true
+            } else if fed, timeout == nil {
+                loop.finish()
+            }
+        }
     }
+
+    /// The node of the live device.
+    static let livePath = "/dev/input/event5"
 
     /// Every consumer of a command, built in `begin` from the device it is handed.
     enum Consumer: CaseIterable {
@@ -144,14 +161,12 @@ struct DeviceOpeningTests {
         // A live device: the same sentence, and another device could be chosen.
         for consumer in Consumer.allCases where consumer.use.needsPressure {
             let scene = Scene([])
-            let device = scene.run {
-                EmulatedLiveDevice(DeviceCatalogue.touchpadWithoutPressure, initialFrame: nil, frames: [])
-            }
+            let device = scene.devices.add(Self.livePath, DeviceCatalogue.touchpadWithoutPressure)
             var begun = false
             #expect {
                 try scene.run {
                     let session = try Session(output: nil)
-                    _ = try session.open(.live { device }, for: consumer.use) { _ in
+                    _ = try session.open(.live { try LiveSource(path: Self.livePath) }, for: consumer.use) { _ in
                         begun = true
                         return nil
                     }
@@ -162,7 +177,7 @@ struct DeviceOpeningTests {
                     + "(neither ABS_MT_PRESSURE nor ABS_PRESSURE), so it cannot weigh anything. 'plumometer list' "
                     + "shows which devices can."
             }
-            #expect(!begun && device.closed && !device.started, "\(consumer)")
+            #expect(!begun && !device.isOpen && scene.devices.opened == [Self.livePath], "\(consumer)")
         }
     }
 
@@ -184,7 +199,7 @@ struct DeviceOpeningTests {
         let readings = Readings()
         try scene.run {
             let session = try Session(output: readings, settings: settings)
-            try session.run(try session.openReadings(Self.selection(kind)))
+            try session.run(try session.openReadings(Self.selection(kind, in: scene)))
         }
         let first = try #require(readings.frames.first)
         #expect(Self.grams(first).filter { $0.key != 13 } == [11: 0, 12: 0], "the zero at the start: \(first)")
@@ -194,7 +209,7 @@ struct DeviceOpeningTests {
         let weighing = try weighed.run {
             let session = try Session()
             var made: Weighing?
-            let source = try session.open(Self.selection(kind), for: .reading(ProfileLookup())) { device in
+            let source = try session.open(Self.selection(kind, in: weighed), for: .reading(ProfileLookup())) { device in
                 let weighing = Weighing(device, start: TareStart(tare: true), wait: WeighingWait(objects: 1))
                 made = weighing
                 return try weighing.begin(timeout: 30) ? nil : weighing
@@ -219,7 +234,7 @@ struct DeviceOpeningTests {
         let readings = Readings()
         try scene.run {
             let session = try Session(output: readings, settings: settings)
-            try session.run(try session.openReadings(Self.selection(kind)))
+            try session.run(try session.openReadings(Self.selection(kind, in: scene)))
         }
         #expect(scene.console.errors.contains("plumometer: \(refusal) Reading on without a carrier.\n"))
         #expect(Self.grams(try #require(readings.frames.last)) == [11: 120, 12: 80, 13: 60])
@@ -227,7 +242,7 @@ struct DeviceOpeningTests {
         #expect {
             try weighed.run {
                 let session = try Session()
-                let source = try session.open(Self.selection(kind), for: .reading(ProfileLookup())) { device in
+                let source = try session.open(Self.selection(kind, in: weighed), for: .reading(ProfileLookup())) { device in
                     let weighing = Weighing(device, start: TareStart(carrier: true))
                     return try weighing.begin(timeout: 30) ? nil : weighing
                 }
@@ -239,10 +254,13 @@ struct DeviceOpeningTests {
     }
 
     /// The scene of ``twoThenOne`` from `kind`: `/plums.evemu` played fast, or the emulated live device.
-    static func selection(_ kind: SourceKind) throws -> DeviceOpening {
+    static func selection(_ kind: SourceKind, in scene: Scene) throws -> DeviceOpening {
         switch kind {
-        case .device: .live { Self.twoThenOneLive() }
-        case .recording: .recording(try RecordingFile.input("/plums.evemu", selector: nil), pacing: Pacing(speed: nil))
+        case .device:
+            twoThenOneLive(in: scene)
+            return .live { try LiveSource(path: Self.livePath) }
+        case .recording:
+            return .recording(try RecordingFile.input("/plums.evemu", selector: nil), pacing: Pacing(speed: nil))
         }
     }
 }
@@ -259,43 +277,4 @@ final class Readings: ReadingOutput {
     func idle(now: EventTime) throws {}
     func idleDeadline(now: EventTime) -> Int64? { nil }
     func finish() throws {}
-}
-
-/// A live device in-process (`/dev/input/event5`): opened already, with what rested on it at open; once started,
-/// the first look at what is due plays its frames into the consumer, then ticks it two seconds past the last, as a
-/// live device's consumer is ticked while nothing moves, and finishes.
-final class EmulatedLiveDevice: LiveFrameSource {
-    let description: DeviceDescription
-    let path = "/dev/input/event5"
-    let initialFrame: ContactFrame?
-    let clock = DeviceClock(deviceUsesMonotonic: true)
-    private var frames: [ContactFrame]
-    private var consumer: (any FrameConsumer)?
-    private(set) var started = false
-    private(set) var closed = false
-
-    /// Made in a runtime (its clock reads the runtime's).
-    init(_ description: DeviceDescription, initialFrame: ContactFrame?, frames: [ContactFrame]) {
-        self.description = description
-        self.initialFrame = initialFrame
-        self.frames = frames
-    }
-
-    func start(in loop: any EventLoop, into consumer: (any FrameConsumer)?) {
-        started = true
-        self.consumer = consumer
-    }
-
-    func due() throws -> Due {
-        guard let consumer, !closed else { return .finished }
-        let last = frames.last?.time ?? initialFrame?.time ?? clock.now()
-        for frame in frames {
-            if try consumer.tickDeadlines(through: frame.time) || consumer.consume(frame) { return .finished }
-        }
-        frames = []
-        _ = try consumer.tickDeadlines(through: last.adding(seconds: 2))
-        return .finished
-    }
-
-    func close() { closed = true }
 }

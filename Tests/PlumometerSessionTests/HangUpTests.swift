@@ -30,7 +30,7 @@ struct HangUpTests {
         let session = try Runtime.with(.embedded(loop: loop)) {
             let session = try Session()
             let input = RecordingInput(NeverArrives(), selector: nil)
-            try session.run(session.recording(input, pacing: Pacing(speed: nil)))
+            try session.run(session.openReadings(.recording(input, pacing: Pacing(speed: nil))))
             return session
         }
         #expect(session.stoppedBySignal, "ended as a stop signal ends it")

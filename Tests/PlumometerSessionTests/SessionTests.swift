@@ -30,15 +30,20 @@ struct SessionTests {
     struct Scene {
         let console = CapturingConsole()
         let files: MemoryFiles
-        let loop = EmbeddedEventLoop(clocks: ManualClocks())
+        let clocks = ManualClocks()
+        let loop: EmbeddedEventLoop
+        /// Live devices in memory, made ready on ``loop``.
+        let devices: ScriptedDevices
 
         init(_ bytes: [UInt8]) {
             files = MemoryFiles(["/plums.evemu": bytes], environment: ["PLUMOMETER_WALL_CLOCK": "1767225600"])
+            loop = EmbeddedEventLoop(clocks: clocks)
+            devices = ScriptedDevices(loop: loop)
         }
 
         /// Runs `body` in this scene's runtime.
         func run<Result>(_ body: () throws -> Result) rethrows -> Result {
-            try Runtime.with(.embedded(console: console, files: files, loop: loop), body)
+            try Runtime.with(.embedded(console: console, files: files, loop: loop, devices: devices), body)
         }
 
         /// The JSON Lines of a replay of `/plums.evemu` at `pacing`.

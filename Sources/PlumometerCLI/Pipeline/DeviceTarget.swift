@@ -86,7 +86,6 @@ enum DeviceTarget {
 }
 
 /// The live device as the session opens it (``Session/open(_:for:begin:)``).
-extension LiveSource: LiveFrameSource {}
 
 extension DeviceOpening {
     /// The device of a command that reads a live device or a recording (`weigh`, `calibrate`, `probe`): the

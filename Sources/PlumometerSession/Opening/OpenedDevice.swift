@@ -79,26 +79,9 @@ public struct ProfileLookup: Sendable {
 
 /// Where a device comes from, as the command chose it (`-d`, `--replay FILE`, a recording, the demo).
 public enum DeviceOpening {
-    /// A live device, opened when the session opens it: the CLI's choice of a node read by its `LiveSource`, or a
-    /// test's emulated device.
-    case live(() throws -> any LiveFrameSource)
+    /// A live device, opened when the session opens it: a ``LiveSource`` over the runtime's devices (the bridge's
+    /// evdev nodes in the tool, the test kit's scripted devices in-process), its hooks set by whoever chose it.
+    case live(() throws -> LiveSource)
     /// A recording read as it arrives (a file, `-`, a FIFO, the demo's bytes), played at `pacing`.
     case recording(RecordingInput, pacing: Pacing)
-}
-
-/// A live device as the session drives it (the CLI's `LiveSource`, or a test's emulated device): opened already,
-/// described, with what rested on it at open; started into a consumer in a session's loop.
-public protocol LiveFrameSource: FrameSource {
-    /// The device as it described itself at open.
-    var description: DeviceDescription { get }
-    /// The node that was opened.
-    var path: String { get }
-    /// What rested on the device when it was opened, as a resync frame; nil when the surface was clear.
-    var initialFrame: ContactFrame? { get }
-    /// Maps now onto the device's event clock.
-    var clock: DeviceClock { get }
-    /// Starts reading in `loop`, frames into `consumer` (nil: raw inputs only, undecoded).
-    func start(in loop: any EventLoop, into consumer: (any FrameConsumer)?)
-    /// Stops watching and closes the device (safe to call twice).
-    func close()
 }

@@ -6,12 +6,12 @@ public final class OpenedSource: FrameSource {
     /// The device, once known: at once for a live device, once a recording described it and its first event.
     public fileprivate(set) var device: OpenedDevice?
     /// The live device read, if it is one.
-    public let live: (any LiveFrameSource)?
+    public let live: LiveSource?
     fileprivate var recording: RecordingSource?
     /// Whether a consumer reads the device's frames (false: nothing to read, or raw inputs only).
     fileprivate var reads = false
 
-    fileprivate init(live: (any LiveFrameSource)?) {
+    fileprivate init(live: LiveSource?) {
         self.live = live
     }
 
