@@ -242,7 +242,8 @@ struct DeviceOpeningTests {
         #expect {
             try weighed.run {
                 let session = try Session()
-                let source = try session.open(Self.selection(kind, in: weighed), for: .reading(ProfileLookup())) { device in
+                let source = try session.open(Self.selection(kind, in: weighed), for: .reading(ProfileLookup())) {
+                    device in
                     let weighing = Weighing(device, start: TareStart(carrier: true))
                     return try weighing.begin(timeout: 30) ? nil : weighing
                 }
