@@ -8,9 +8,8 @@ import Testing
 /// pressure (event5, the positive control).
 @Suite(.serialized, .enabled(if: Umockdev.isAvailable, "umockdev is not installed"))
 struct KeyboardRefusalTests {
-    static let root = Fixtures.packageRoot!
-    static let testbed = root.appendingPathComponent("Tests/Fixtures/Testbeds/untagged.umockdev").path
-    static let driver = root.appendingPathComponent("Tests/Scripts/umockdev_opens.py").path
+    static let testbed = Fixtures.path("Tests/Fixtures/Testbeds/untagged.umockdev").path
+    static let driver = Fixtures.script("umockdev_opens.py").path
 
     /// Runs `plumometer ARGS` in the testbed; returns the result and the nodes it opened.
     static func run(_ arguments: [String]) throws -> (result: ProcessResult, opened: Set<String>) {

@@ -83,8 +83,7 @@ enum LiveTerminal {
         wrapper: [String] = [],
         environment: [String: String] = [:]
     ) throws -> [String: Any] {
-        let root = try #require(Fixtures.packageRoot)
-        let driver = root.appendingPathComponent("Tests/Scripts/live_screen.py").path
+        let driver = Fixtures.script("live_screen.py").path
         // `swift test` sets NO_COLOR=1; empty means "not set" (no-color.org). Python would otherwise set
         // LC_CTYPE=C.UTF-8 for the program when the locale is C (PEP 538).
         let given = [

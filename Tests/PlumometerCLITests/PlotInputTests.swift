@@ -94,7 +94,7 @@ struct PlotInputTests {
     /// no file); with part of a recording read, that part is plotted (status 0, as a stop by a signal is).
     @Test(arguments: ["empty", "head", "pipe"], ["INT", "TERM"])
     func aStopSignalEndsAPlotWaitingForInput(kind: String, signal: String) throws {
-        let script = try #require(Fixtures.packageRoot).appendingPathComponent("Tests/Scripts/plot_input.py").path
+        let script = Fixtures.script("plot_input.py").path
         let output = try CLI.temporaryDirectory().appendingPathComponent("fifo.svg").path
         let recording = CLI.fixture("grams-pad.calibration.evemu")
         let run = try ProcessRunner.run(
@@ -148,7 +148,7 @@ struct PlotInputTests {
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path.path)[.size] as? Int)
         #expect(size > 90_000_000)
 
-        let script = try #require(Fixtures.packageRoot).appendingPathComponent("Tests/Scripts/replay_input.py").path
+        let script = Fixtures.script("replay_input.py").path
         let svg = try CLI.temporaryDirectory().appendingPathComponent("long.svg").path
         let run = try ProcessRunner.run(
             "/usr/bin/python3",

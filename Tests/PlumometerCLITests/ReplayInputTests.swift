@@ -11,7 +11,7 @@ struct ReplayInputTests {
 
     /// Runs the driver script and parses the JSON object it prints.
     static func drive(_ arguments: [String]) throws -> [String: Any] {
-        let script = try #require(Fixtures.packageRoot).appendingPathComponent("Tests/Scripts/replay_input.py").path
+        let script = Fixtures.script("replay_input.py").path
         var environment: [String: String] = [:]
         environment["XDG_CONFIG_HOME"] = try CLI.temporaryDirectory().path
         environment["PLUMOMETER_WALL_CLOCK"] = "1767225600"

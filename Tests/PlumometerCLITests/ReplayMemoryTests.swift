@@ -34,7 +34,7 @@ import Testing
     func aReplayOfA200MBRecordingStaysUnder64MB(arguments: [String]) throws {
         let file = try Self.bigRecording()
         defer { try? FileManager.default.removeItem(at: file) }
-        let script = try #require(Fixtures.packageRoot).appendingPathComponent("Tests/Scripts/replay_input.py").path
+        let script = Fixtures.script("replay_input.py").path
         var full = arguments + [file.path]
         if arguments[0] == "calibrate" {
             full += ["-o", file.deletingLastPathComponent().appendingPathComponent("p.json").path]

@@ -19,7 +19,7 @@ struct SignalOnEveryWaitTests {
         stdout: String = "read",
         stdin: String? = nil
     ) throws -> [String: Any] {
-        let script = try #require(Fixtures.packageRoot).appendingPathComponent("Tests/Scripts/stop_anywhere.py").path
+        let script = Fixtures.script("stop_anywhere.py").path
         var environment: [String: String] = [:]
         environment["XDG_CONFIG_HOME"] = try CLI.temporaryDirectory().path
         environment["PLUMOMETER_WALL_CLOCK"] = "1767225600"

@@ -65,10 +65,8 @@ struct UdevRuleTests {
 
 /// Runs the driver script and parses its rows.
 enum UdevRuleRun {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static let script = root.appendingPathComponent("Tests/Scripts/udev_rule_test.py").path
-    static let rule = root.appendingPathComponent("udev/70-plumometer.rules").path
+    static let script = Fixtures.script("udev_rule_test.py").path
+    static let rule = Fixtures.path("udev/70-plumometer.rules").path
 
     /// Root (for the mount namespace), udevadm, unshare and umockdev-run.
     static var available: Bool {
