@@ -4,8 +4,8 @@
 ///
 /// It follows `/readings` (an `EventSource`, which reconnects by itself: "disconnected" meanwhile) and draws the pad
 /// to scale from the device record's position axes, a circle per contact at its place whose area grows with its
-/// force, labelled with its name (`#419`), percent and grams as the stream writes them, the heaviest filled yellow,
-/// stable contacts ringed; the total, where the grams come from, and buttons for tare, clear and carrier (POSTs to
+/// force (the heaviest's the largest), labelled with its name (`#419`), percent and grams as the stream writes them, the heaviest filled yellow,
+/// stable contacts ringed solid (dashed while settling, and ` =` after the label as in the text format); the total, where the grams come from, and buttons for tare, clear and carrier (POSTs to
 /// `/api/...`, answered with the new state).
 public enum ServePage {
     public static let html = """
@@ -58,10 +58,10 @@ public enum ServePage {
         .source { opacity: 0.8; }
         .pad { display: block; width: 100%; height: auto; max-height: 70vh; margin: 0.5rem 0; }
         .surface { fill: var(--pad); stroke: var(--edge); stroke-width: 0.4; }
-        .contact { fill: var(--contact); fill-opacity: 0.85; stroke: var(--fg); stroke-width: 0.3; }
+        .contact { fill: var(--contact); fill-opacity: 0.85; stroke: var(--fg); stroke-width: 0.3; stroke-dasharray: 1 1; }
         .contact.heaviest { fill: var(--heaviest); fill-opacity: 1; }
-        .contact.stable { stroke-width: 1.2; }
-        .label { fill: var(--fg); font-size: 4px; text-anchor: middle; paint-order: stroke; stroke: var(--pad);
+        .contact.stable { stroke-width: 0.8; stroke-dasharray: none; }
+        .label { fill: var(--fg); font-size: 3.5px; text-anchor: middle; paint-order: stroke; stroke: var(--pad);
           stroke-width: 0.8px; }
         .total { font-size: 1.3rem; margin: 0.3rem 0; }
         .list { list-style: none; padding: 0; margin: 0.3rem 0; display: flex; flex-wrap: wrap; gap: 0.4rem 1rem; }
@@ -119,8 +119,8 @@ public enum ServePage {
             if (!frame) { clearContacts(); return; }
             const group = $("contacts"), list = $("list");
             const width = axes ? axes.x.size : 160, height = axes ? axes.y.size : 100;
-            const largest = Math.min(width, height) * 0.22, smallest = Math.min(width, height) * 0.025;
-            const circles = [], items = [];
+            const largest = Math.min(width, height) * 0.18, smallest = Math.min(width, height) * 0.025;
+            const circles = [], labels = [], items = [];
             frame.contacts.forEach((c, index) => {
               let x, y;
               if (axes && c.x !== null && c.y !== null) {
@@ -130,8 +130,9 @@ public enum ServePage {
                 x = width * (index + 1) / (frame.contacts.length + 1);
                 y = height / 2;
               }
-              // The area grows with the force: the radius with its square root.
-              const r = Math.max(smallest, largest * Math.sqrt(Math.max(0, Math.min(1, c.force))));
+              // The area grows with the force (as a ratio to the heaviest's, the largest circle): the radius with
+              // its square root.
+              const r = Math.max(smallest, largest * Math.sqrt(Math.max(0, Math.min(1, c.ratio))));
               const circle = document.createElementNS(SVG, "circle");
               circle.setAttribute("class", "contact" + (c.heaviest ? " heaviest" : "") + (c.stable ? " stable" : ""));
               circle.setAttribute("cx", x.toFixed(2));
@@ -144,14 +145,17 @@ public enum ServePage {
               text.setAttribute("y", (y - r - 1.5).toFixed(2));
               text.dataset.id = c.id;
               text.textContent = label(c) + (c.stable ? " =" : "");
-              circles.push(circle, text);
+              circles.push(circle);
+              labels.push(text);
               const item = document.createElement("li");
               if (c.heaviest) item.className = "heaviest";
               item.dataset.id = c.id;
               item.textContent = label(c) + (c.heaviest ? " heaviest" : "") + (c.stable ? " stable" : "");
               items.push(item);
             });
-            group.replaceChildren(...circles);
+            // The labels over every circle, so a large circle never hides a neighbour's name.
+            group.replaceChildren(...circles, ...labels);
+            group.dataset.seq = frame.seq;
             list.replaceChildren(...items);
             $("total").textContent = frame.total_grams !== undefined
               ? frame.total_grams.toFixed(2) + " g"
