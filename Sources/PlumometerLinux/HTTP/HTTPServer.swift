@@ -293,7 +293,7 @@ private let logMessage: plumometer_mhd_log = { message in
     let text = String(cString: message).trimmingSuffix()
     let ordinary = [
         "reset by peer", "Broken pipe", "closed by remote", "Failed to send data", "Connection was closed",
-        "disconnected", "timed out", "no longer available", "Socket has been disconnected", "Failed to receive data",
+        "disconnected", "timed out", "no longer available", "Failed to bind", "Socket has been disconnected", "Failed to receive data",
     ]
     guard !ordinary.contains(where: { text.contains($0) }) else { return }
     Diagnostics.note("web server: " + text)
