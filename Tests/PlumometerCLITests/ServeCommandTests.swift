@@ -29,6 +29,7 @@ struct ServeCommandTests {
         let server = try Served(["--replay", path])
         defer { server.stop() }
         let events = try server.events(frames: 5)
+        #expect(events.filter { $0.name == "frame" }.count >= 5, "frames are published as they come")
         #expect(events.first?.name == "device")
         #expect(events.first?.data == lines.first, "the device event is the stream's device record")
         let frames = Set(lines.dropFirst())

@@ -32,6 +32,8 @@ public final class HTTPServer: HTTPTransport {
     private var watchToken: Int?
     private var streams: [ObjectIdentifier: EventStream] = [:]
     private var nextKeepAlive: Int64
+    /// Whether something was published since the last `MHD_run`.
+    private var runDue = false
 
     /// Starts listening on `address` and watching in `loop`.
     /// - Throws: ``HTTPServerError`` when the address cannot be listened on (in use, not this machine's, ...).
@@ -70,8 +72,11 @@ public final class HTTPServer: HTTPTransport {
     public var streamCount: Int { streams.count }
 
     public func publish(_ text: String) {
+        guard !streams.isEmpty else { return }
         let bytes = Array(text.utf8)
         for stream in streams.values { stream.append(bytes) }
+        // A resumed connection is taken up by the next `MHD_run`, which its epoll descriptor alone does not ask for.
+        runDue = true
     }
 
     public func service() throws {
@@ -81,11 +86,13 @@ public final class HTTPServer: HTTPTransport {
             nextKeepAlive = now + Self.keepAliveInterval
             publish(":\n\n")
         }
+        runDue = false
         _ = MHD_run(daemon)
     }
 
     public func serviceDeadline() -> Int64? {
         guard let daemon else { return nil }
+        if runDue { return 0 }
         let keepAlive = Swift.max(0, nextKeepAlive - MonotonicClock.now().microseconds)
         let timeout = plumometer_mhd_timeout_ms(daemon)
         return timeout < 0 ? keepAlive : Swift.min(keepAlive, Int64(timeout) * 1_000)

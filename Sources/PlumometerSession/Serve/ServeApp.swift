@@ -46,8 +46,12 @@ public final class ServeApp: HTTPHandler, ReadingOutput {
         lastStatus = message
         Diagnostics.note(message)
     }
-    /// The transport's timed work (keep-alive comments, timeouts) happens in the session's idle turn.
-    public func idle(now: EventTime) throws { try transport?.service() }
+    /// The transport's timed work (keep-alive comments, timeouts) happens in the session's idle turn, when it is due
+    /// (its connections wake the loop through its own descriptor).
+    public func idle(now: EventTime) throws {
+        guard let transport, let due = transport.serviceDeadline(), due <= 0 else { return }
+        try transport.service()
+    }
     public func idleDeadline(now: EventTime) -> Int64? { transport?.serviceDeadline() }
     public func finish() throws {}
 
