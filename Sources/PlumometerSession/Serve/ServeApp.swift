@@ -131,7 +131,7 @@ public final class ServeApp: HTTPHandler, ReadingOutput {
     ]
 
     public func answer(_ request: HTTPRequest) -> HTTPAnswer {
-        if let (status, reason) = policy.hostRefusal(request) { return Self.text(status, reason) }
+        if let refusal = policy.hostRefusal(request) { return Self.text(refusal.status, refusal.reason) }
         guard let methods = Self.routes[request.path] else { return Self.text(404, "Not found: " + request.path) }
         guard methods.contains(request.method) else {
             return Self.text(
@@ -140,7 +140,7 @@ public final class ServeApp: HTTPHandler, ReadingOutput {
                 [HTTPHeader("Allow", methods.joined(separator: ", "))]
             )
         }
-        if let (status, reason) = policy.postRefusal(request) { return Self.text(status, reason) }
+        if let refusal = policy.postRefusal(request) { return Self.text(refusal.status, refusal.reason) }
         switch request.path {
         case "/": return Self.response(200, "text/html; charset=utf-8", ServePage.html)
         case "/plumometer.css": return Self.response(200, "text/css; charset=utf-8", ServePage.css)
