@@ -294,13 +294,14 @@ private let freeStream: MHD_ContentReaderFreeCallback = { context in
 }
 
 /// libmicrohttpd's messages: a client that went away is normal for a web page (a tab closed, a reload), not an error
-/// worth a line; anything else is said on stderr.
+/// worth a line, and a failed bind is said by ``HTTPServerError`` with what to do; anything else is said on stderr.
 private let logMessage: plumometer_mhd_log = { message in
     guard let message else { return }
     let text = String(cString: message).trimmingSuffix()
     let ordinary = [
         "reset by peer", "Broken pipe", "closed by remote", "Failed to send data", "Connection was closed",
-        "disconnected", "timed out", "no longer available", "Failed to bind", "Socket has been disconnected", "Failed to receive data",
+        "disconnected", "timed out", "no longer available", "Socket has been disconnected", "Failed to receive data",
+        "Failed to bind",
     ]
     guard !ordinary.contains(where: { text.contains($0) }) else { return }
     Diagnostics.note("web server: " + text)
