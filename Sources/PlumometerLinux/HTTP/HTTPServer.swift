@@ -9,15 +9,19 @@ public import PlumometerSession
 ///
 /// Event streams (`text/event-stream`) are responses whose body comes from a queue of their own: what is published
 /// is appended to every queue, and a stream with nothing to send is suspended until something is. A queue is bounded
-/// (``queueLimit``): a client that stops reading is dropped once its queue is full, never buffered without bound.
+/// (``queueLimit``, ``stallLimit``): a client that stops reading is dropped once it has taken nothing for 2 s or its
+/// queue is full, never buffered without bound.
 /// A comment every ``keepAliveInterval`` microseconds keeps idle streams alive and finds clients that left (a
 /// suspended connection does not notice on its own).
 public final class HTTPServer: HTTPTransport {
     public private(set) var address: ListenAddress
-    /// The most an event stream may hold unsent, in bytes, before its client is dropped.
-    public static let queueLimit = 64 * 1024
+    /// The most an event stream may hold unsent, in bytes, before its client is dropped (a burst of frames read in
+    /// one turn of the loop must fit: at 1 kHz x 16 contacts a frame is 3.5 KB).
+    public static let queueLimit = 1 << 20
+    /// Microseconds an event stream may hold something unsent without taking any of it before its client is dropped.
+    public static let stallLimit: Int64 = 2_000_000
     /// The kernel's send buffer of an event stream's socket (the kernel doubles it).
-    static let socketBuffer: Int32 = 16 * 1024
+    static let socketBuffer: Int32 = 64 * 1024
     /// Microseconds between keep-alive comments on the event streams.
     public static let keepAliveInterval: Int64 = 5_000_000
     /// Seconds without progress after which a connection is closed (a slow header, a stalled client).
@@ -74,7 +78,8 @@ public final class HTTPServer: HTTPTransport {
     public func publish(_ text: String) {
         guard !streams.isEmpty else { return }
         let bytes = Array(text.utf8)
-        for stream in streams.values { stream.append(bytes) }
+        let now = MonotonicClock.now().microseconds
+        for stream in streams.values { stream.append(bytes, now: now) }
         // A resumed connection is taken up by the next `MHD_run`, which its epoll descriptor alone does not ask for.
         runDue = true
     }
@@ -203,6 +208,8 @@ final class EventStream {
     private var suspended = false
     private var closing = false
     private var dropped = false
+    /// When the oldest byte still queued was queued, or last taken (monotonic microseconds).
+    private var waitingSince: Int64 = 0
     weak var server: HTTPServer?
 
     init(connection: OpaquePointer, initial: [UInt8]) {
@@ -210,10 +217,13 @@ final class EventStream {
         queue = initial
     }
 
-    /// Queues `bytes`, or drops the client when its queue would pass ``HTTPServer/queueLimit``.
-    func append(_ bytes: [UInt8]) {
+    /// Queues `bytes`, or drops the client when its queue would pass ``HTTPServer/queueLimit`` or it has taken
+    /// nothing of it for ``HTTPServer/stallLimit`` (it stopped reading: what it holds is memory, and the device's
+    /// frames go on).
+    func append(_ bytes: [UInt8], now: Int64) {
         guard !dropped, !closing else { return }
-        if queue.count - head + bytes.count > HTTPServer.queueLimit {
+        if queue.count == head { waitingSince = now }
+        if queue.count - head + bytes.count > HTTPServer.queueLimit || now - waitingSince > HTTPServer.stallLimit {
             dropped = true
             queue = []
             head = 0
@@ -249,6 +259,7 @@ final class EventStream {
                 UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + head, byteCount: count)
             }
             head += count
+            waitingSince = MonotonicClock.now().microseconds
             if head == queue.count {
                 queue.removeAll(keepingCapacity: true)
                 head = 0
@@ -294,14 +305,15 @@ private let freeStream: MHD_ContentReaderFreeCallback = { context in
 }
 
 /// libmicrohttpd's messages: a client that went away is normal for a web page (a tab closed, a reload), not an error
-/// worth a line, and a failed bind is said by ``HTTPServerError`` with what to do; anything else is said on stderr.
+/// worth a line, nor is a bad request that was answered (oversized headers: 431) or closed (a body); a failed bind is
+/// said by ``HTTPServerError`` with what to do. Anything else is said on stderr.
 private let logMessage: plumometer_mhd_log = { message in
     guard let message else { return }
     let text = String(cString: message).trimmingSuffix()
     let ordinary = [
         "reset by peer", "Broken pipe", "closed by remote", "Failed to send data", "Connection was closed",
         "disconnected", "timed out", "no longer available", "Socket has been disconnected", "Failed to receive data",
-        "Failed to bind",
+        "Failed to bind", "Error processing request", "Application reported internal error",
     ]
     guard !ordinary.contains(where: { text.contains($0) }) else { return }
     Diagnostics.note("web server: " + text)
