@@ -98,9 +98,12 @@ public final class HTTPServer: HTTPTransport {
     public func serviceDeadline() -> Int64? {
         guard let daemon else { return nil }
         if runDue { return 0 }
-        let keepAlive = Swift.max(0, nextKeepAlive - MonotonicClock.now().microseconds)
         let timeout = plumometer_mhd_timeout_ms(daemon)
-        return timeout < 0 ? keepAlive : Swift.min(keepAlive, Int64(timeout) * 1_000)
+        let connections: Int64? = timeout < 0 ? nil : Int64(timeout) * 1_000
+        // Without an event stream nothing needs a keep-alive: an idle server sleeps until a client comes.
+        guard !streams.isEmpty else { return connections }
+        let keepAlive = Swift.max(0, nextKeepAlive - MonotonicClock.now().microseconds)
+        return connections.map { Swift.min($0, keepAlive) } ?? keepAlive
     }
 
     /// Ends every event stream (its last chunk sent where the client still reads), then closes every connection and
