@@ -146,6 +146,20 @@ struct ServeCommandTests {
         #expect(server.process.terminationStatus == 0)
     }
 
+    @Test(.tags(.slow)) func aHeaderThatNeverEndsIsClosedAndOthersAreServedMeanwhile() throws {
+        let server = try Served(["--replay", try Self.demo()])
+        defer { server.stop() }
+        // Slowloris: a request whose headers never end holds a connection until the 10 s timeout, no longer.
+        let slow = try Socket(port: server.port)
+        try slow.send("GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nX-Slow: 1\r\n")
+        let started = Date()
+        #expect(try server.request("GET", "/api/state").status == 200, "served meanwhile")
+        let answer = try slow.receiveAll(timeout: 20)
+        let waited = Date().timeIntervalSince(started)
+        #expect(answer.isEmpty && slow.closed, "closed without an answer: \(answer.prefix(80))")
+        #expect(waited > 8 && waited < 15, "closed after \(waited) s")
+    }
+
     @Test(.tags(.slow)) func aClientThatNeverReadsIsDropped() throws {
         // Four times as fast: the demo's 390 KB of events in under four seconds.
         let server = try Served(["--replay", try Self.demo(), "--speed", "4"])
