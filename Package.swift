@@ -3,7 +3,7 @@
 // plumometer: a pressure-capable Linux touchpad, touchscreen or pen tablet as a multi-object scale.
 //
 // Layering (see docs/architecture.md):
-//   CLibevdev, CLibudev, CPOSIX  C modules: a module map and a shim header each, nothing else.
+//   CLibevdev, CLibudev, CPOSIX, CMicroHTTPD  C modules: a module map and a shim header each, nothing else.
 //   PlumometerCore           pure Swift (standard library only): vocabulary, decoding, tracking, calibration.
 //   PlumometerRecording      pure Swift: evemu and `libinput record` readers, the evemu writer.
 //   PlumometerOutput         pure Swift: the line formats, number text, the live view's screen (golden-line tests).
@@ -59,6 +59,12 @@ let package = Package(
             pkgConfig: "libudev",
             providers: [.apt(["libinput-dev", "libudev-dev"])]
         ),
+        // libmicrohttpd for `plumometer serve`, behind a shim of non-variadic calls (PlumometerLinux/HTTP).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
         .target(
             name: "PlumometerCore",
             swiftSettings: strictSettings,
@@ -83,7 +89,7 @@ let package = Package(
         ),
         .target(
             name: "PlumometerLinux",
-            dependencies: ["PlumometerCore", "PlumometerSeams", "CLibevdev", "CLibudev", "CPOSIX"],
+            dependencies: ["PlumometerCore", "PlumometerSeams", "CLibevdev", "CLibudev", "CPOSIX", "CMicroHTTPD"],
             swiftSettings: startupSettings
         ),
         .target(

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """plumometer's benchmarks: CPU per frame against evtest, `libinput record`, a C floor and cat, start-up, the pure
-pipeline, memory on a large recording, idle cost, real-time load and latency, and a soak. Run by
+pipeline, memory on a large recording, idle cost, real-time load and latency, `serve` with 100 clients, and a soak. Run by
 scripts/benchmark; see docs/performance.md for what each figure means.
 
 Every live run reads an emulated /dev/input/event7 in a umockdev testbed (sysfs, udev and every evdev ioctl
@@ -32,7 +32,7 @@ import json
 import os
 import tempfile
 
-from plumobench import idle, plot, realtime, replay, report, soak, startup, testbed, throughput
+from plumobench import idle, plot, realtime, replay, report, serve, soak, startup, testbed, throughput
 
 # Every section, in the order a full run takes them.
 SECTIONS = {
@@ -43,6 +43,7 @@ SECTIONS = {
     "plot": plot.run,
     "idle": idle.run,
     "realtime": realtime.run,
+    "serve": serve.run,
     "soak": soak.run,
 }
 
@@ -73,6 +74,9 @@ def main():
     parser.add_argument("--rate", type=float, default=1000)
     parser.add_argument("--realtime-seconds", type=float, default=30)
     parser.add_argument("--realtime-contacts", type=int, default=16)
+    parser.add_argument("--serve-clients", type=int, default=100, help="serve's /readings clients (default 100)")
+    parser.add_argument("--serve-seconds", type=float, default=30, help="serve at the demo's rate (default 30)")
+    parser.add_argument("--serve-fast-seconds", type=float, default=10, help="serve at --rate (default 10)")
     parser.add_argument("--soak-frames", type=int, default=1_000_000)
     parser.add_argument("--only", action="append", choices=list(SECTIONS))
     parser.add_argument("--json", help="also write the results as JSON to this file")

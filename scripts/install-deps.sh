@@ -16,7 +16,8 @@ case "${1:-}" in
     *) echo "install-deps.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 esac
 
-packages=(pkg-config libevdev-dev libinput-dev libudev-dev)
+# libmicrohttpd-dev: the web server of `plumometer serve` (its runtime is libmicrohttpd12).
+packages=(pkg-config libevdev-dev libinput-dev libudev-dev libmicrohttpd-dev)
 # The oldest Swift that builds plumometer is 6.0 (Debian 13's swiftlang 6.0.3; CI builds with it:
 # scripts/test-debian-swift). No swift on PATH: the distribution's package when it has one, else the way to get it.
 swiftlang_candidate() { apt-cache policy swiftlang 2>/dev/null | sed -n 's/^ *Candidate: //p'; }
@@ -66,6 +67,8 @@ if [[ "${1:-}" == "--test" ]]; then
     packages+=(python3-yaml)
     # systemd brings `systemd-analyze`, which scores and verifies the service units' sandbox.
     packages+=(systemd)
+    # scripts/test-browser: `serve`'s page in Debian's Chromium, headless, driven by chromium-driver through Selenium.
+    packages+=(chromium chromium-driver python3-selenium)
 fi
 
 if [[ "${1:-}" == "--package" ]]; then

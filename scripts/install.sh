@@ -70,7 +70,7 @@ fi
 
 run install -D -m 0755 "$binary" "$destdir$bindir/plumometer"
 run install -D -m 0644 "$here/udev/70-plumometer.rules" "$destdir$rulesdir/70-plumometer.rules"
-for unit in plumometer.service plumometer@.service; do
+for unit in plumometer.service plumometer@.service plumometer-serve.service; do
     echo "+ sed s|/usr/local/|$prefix/| udev/$unit > $destdir$unitdir/$unit"
     if [ "$dry_run" = 0 ]; then
         mkdir -p "$destdir$unitdir"
@@ -86,7 +86,8 @@ if [ "$user_units" = 1 ] && [ -n "$unit_user" ] && [ -z "$destdir" ]; then
         run chown "$unit_user": "$dir"
         dir=$(dirname "$dir")
     done
-    run chown "$unit_user": "$unit_config" "$unitdir/plumometer.service" "$unitdir/plumometer@.service"
+    run chown "$unit_user": "$unit_config" "$unitdir/plumometer.service" "$unitdir/plumometer@.service" \
+        "$unitdir/plumometer-serve.service"
 fi
 run install -D -m 0644 "$here/docs/permissions.md" "$destdir$prefix/share/doc/plumometer/permissions.md"
 run install -D -m 0644 "$here/docs/background-service.md" "$destdir$prefix/share/doc/plumometer/background-service.md"
@@ -125,3 +126,4 @@ else
     echo "udevadm not found: reboot or replug the device for the rule to apply" >&2
 fi
 echo "next: systemctl --user daemon-reload && systemctl --user enable --now plumometer.service"
+echo "      (or plumometer-serve.service, the live page on http://127.0.0.1:8390/)"

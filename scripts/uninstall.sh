@@ -42,12 +42,13 @@ if [ "$user_units" = 1 ]; then
 fi
 
 if [ -z "$destdir" ] && command -v systemctl >/dev/null 2>&1; then
-    echo "note: stop the units first: systemctl --user disable --now plumometer.service 'plumometer@*.service'"
+    echo "note: stop the units first: systemctl --user disable --now plumometer.service plumometer-serve.service 'plumometer@*.service'"
 fi
 run rm -f "$destdir$prefix/bin/plumometer" \
     "$destdir/etc/udev/rules.d/70-plumometer.rules" \
     "$destdir$unitdir/plumometer.service" \
     "$destdir$unitdir/plumometer@.service" \
+    "$destdir$unitdir/plumometer-serve.service" \
     "$destdir$prefix/share/doc/plumometer/permissions.md" \
     "$destdir$prefix/share/doc/plumometer/background-service.md" \
     "$destdir$prefix/share/man/man1/plumometer.1" \

@@ -4,7 +4,7 @@ import os
 import platform
 import subprocess
 
-from plumobench import idle, plot, realtime, replay, soak, startup, throughput
+from plumobench import idle, plot, realtime, replay, serve, soak, startup, throughput
 
 
 def machine():
@@ -33,6 +33,7 @@ REPORTS = [
     ("plot", plot.report),
     ("idle", idle.report),
     ("realtime", realtime.report),
+    ("serve", serve.report),
     ("soak", soak.report),
 ]
 

@@ -58,6 +58,11 @@ struct InstallScriptTests {
             encoding: .utf8
         )
         #expect(unit.contains("exec /opt/pm/bin/plumometer stream --wait --format jsonl"))
+        let serveUnit = try String(
+            contentsOf: root.appendingPathComponent("etc/systemd/user/plumometer-serve.service"),
+            encoding: .utf8
+        )
+        #expect(serveUnit.contains("exec /opt/pm/bin/plumometer serve --wait"))
         #expect(FileManager.default.isExecutableFile(atPath: root.appendingPathComponent("opt/pm/bin/plumometer").path))
         #expect(
             FileManager.default.fileExists(
@@ -79,6 +84,7 @@ struct InstallScriptTests {
             [
                 "opt/pm/bin/plumometer", "etc/udev/rules.d/70-plumometer.rules",
                 "etc/systemd/user/plumometer.service", "etc/systemd/user/plumometer@.service",
+                "etc/systemd/user/plumometer-serve.service",
             ] + Self.generated.keys
         for path in everything {
             #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "\(path)")

@@ -33,6 +33,7 @@ struct RootTiersTests {
                 "scripts/test-package": mark,
                 "scripts/test-debian-swift": mark,
                 "scripts/test-sanitizers": mark,
+                "scripts/test-browser": mark,
                 "scripts/package": mark + "\necho /checkout/.build/package/plumometer_0.1.0-1_amd64.deb",
                 "stubs/swift": mark,
                 "stubs/id": "echo 1000",
@@ -77,8 +78,10 @@ struct RootTiersTests {
             #expect(marks.contains("sudo scripts/\(tier)"), "\(marks)")
             #expect(marks.contains(tier), "\(marks)")
         }
-        // The sanitizer tier and the package are the user's, never root's.
+        // The sanitizer tier, the browser test and the package are the user's, never root's.
         #expect(marks.contains("test-sanitizers"), "\(marks)")
+        #expect(marks.contains("test-browser"), "\(marks)")
+        #expect(!marks.contains { $0.hasPrefix("sudo scripts/test-browser") }, "\(marks)")
         #expect(!marks.contains { $0.hasPrefix("sudo scripts/test-sanitizers") }, "\(marks)")
         #expect(marks.contains("package --output .build/package"), "\(marks)")
         #expect(!marks.contains { $0.hasPrefix("sudo scripts/package") }, "\(marks)")
@@ -92,6 +95,9 @@ struct RootTiersTests {
             result.stderr.contains("&& scripts/test-kernel && scripts/test-package && scripts/test-debian-swift"),
             "\(result.stderr)"
         )
-        #expect(!marks.contains { $0.hasPrefix("test-") && $0 != "test-sanitizers" }, "\(marks)")
+        #expect(
+            !marks.contains { $0.hasPrefix("test-") && $0 != "test-sanitizers" && $0 != "test-browser" },
+            "\(marks)"
+        )
     }
 }

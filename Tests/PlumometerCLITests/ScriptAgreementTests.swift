@@ -53,7 +53,7 @@ struct ScriptAgreementTests {
             )
             #expect(install.status == 0, "\(install.stderr)")
             let units = root.appendingPathComponent(directory)
-            for unit in ["plumometer.service", "plumometer@.service"] {
+            for unit in ["plumometer.service", "plumometer@.service", "plumometer-serve.service"] {
                 #expect(
                     FileManager.default.fileExists(atPath: units.appendingPathComponent(unit).path),
                     "\(environment): \(unit) not in \(directory); \(install.stdout)"

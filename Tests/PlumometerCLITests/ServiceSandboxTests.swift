@@ -7,7 +7,7 @@ import Testing
 /// them. What each directive allows is in docs/reliability.md.
 @Suite struct ServiceSandboxTests {
     static let analyze = "/usr/bin/systemd-analyze"
-    static let units = ["plumometer.service", "plumometer@.service"]
+    static let units = ["plumometer.service", "plumometer@.service", "plumometer-serve.service"]
 
     static func unit(_ name: String) throws -> String {
         try #require(Fixtures.packageRoot).appendingPathComponent("udev/" + name).path

@@ -8,7 +8,7 @@ enum CommandRegistry {
         StreamCommand.self, WeighCommand.self, ListCommand.self, DescribeCommand.self, ProbeCommand.self,
         ReplayCommand.self, PlotCommand.self, RecordCommand.self,
         CalibrateCommand.self,
-        DemoCommand.self, CompletionsCommand.self, HelpCommand.self, VersionCommand.self,
+        ServeCommand.self, DemoCommand.self, CompletionsCommand.self, HelpCommand.self, VersionCommand.self,
     ]
 
     /// Every command's table, in the same order.
