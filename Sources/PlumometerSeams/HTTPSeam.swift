@@ -126,7 +126,7 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Dotted-quad IPv4, each part 0...255 in decimal.
-    static func ipv4(_ text: Substring) -> [UInt8]? {
+    public static func ipv4(_ text: Substring) -> [UInt8]? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4 else { return nil }
         var bytes: [UInt8] = []
@@ -140,7 +140,7 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// RFC 4291 text: eight groups of hex, one `::` for a run of zeros, an IPv4 tail allowed.
-    static func ipv6(_ text: Substring) -> [UInt8]? {
+    public static func ipv6(_ text: Substring) -> [UInt8]? {
         var groups: [[UInt16]] = [[], []]
         var side = 0
         var rest = text

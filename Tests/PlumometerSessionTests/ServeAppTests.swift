@@ -50,7 +50,7 @@ struct ServeAppTests {
             let app = ServeApp(address: address) { session?.pipeline }
             app.transport = transport
             session = try Session(output: app)
-            let source = try #require(session).recording(input, pacing: Pacing(speed: nil))
+            let source = try #require(session).openReadings(.recording(input, pacing: Pacing(speed: nil)))
             try #require(session).run(source)
             return (app, try #require(session))
         }

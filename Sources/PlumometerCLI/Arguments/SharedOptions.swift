@@ -100,6 +100,11 @@ enum ReadingOptions {
     ]
     /// `--profile FILE` and `--no-profile`: a profile, or none at all, not both (also in weigh and plot).
     static let profileOrNone = Exclusion(profile, noProfile)
+    /// `--wait`, for the commands that read a live device as a background reader (stream, serve).
+    static let wait = Flag(
+        "wait",
+        help: "If no device fits yet, wait for one to appear instead of failing (background services)."
+    )
 }
 
 /// The clock of the `time` fields of readings: the kernel's (as read) or calendar time.

@@ -2,8 +2,8 @@ import PlumometerLinux
 import PlumometerSession
 
 extension ServeCommand: Command {
-    /// `serve`'s own options; the reading options are ``ReadingOptions``', `--wait` and `--speed`/`--fast` those of
-    /// `stream` and `replay`.
+    /// `serve`'s own options; the reading options (`--wait` among them) are ``ReadingOptions``', the pacing
+    /// ``PacingOptions``'.
     enum Options {
         static let device = Option.inputDevice(
             help: "The device: /dev/input/eventN, or a substring of its name. Default: the best force-sensing device. "
@@ -33,11 +33,19 @@ extension ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Serve the readings on a local web page (the pad drawn live) and as events and JSON for programs.",
-        options: [Options.device, StreamCommand.Options.wait, Options.replay, Options.listen] + PacingOptions.all
+        options: [Options.device, ReadingOptions.wait, Options.replay, Options.listen] + PacingOptions.all
             + [
                 ReadingOptions.interval, ReadingOptions.maxContacts, ReadingOptions.profile, ReadingOptions.noProfile,
                 ReadingOptions.smooth, ReadingOptions.tare, ReadingOptions.carrier,
             ] + OutputOptions.all + [Flag.quiet],
+        exclusions: [
+            PacingOptions.fastOrSpeed, ReadingOptions.profileOrNone,
+            Exclusion(
+                ReadingOptions.wait,
+                Options.replay,
+                message: "--wait waits for a device to appear; a --replay FILE is read at once."
+            ),
+        ],
         discussion: """
             Reads a device (or --replay FILE) as stream does and serves, on http://127.0.0.1:8390/ by default: \
             GET / the page (the pad to scale, a circle per contact growing with its force, its name, percent and \
@@ -72,9 +80,6 @@ enum ServeCommand {
         if replay == nil, arguments.has(PacingOptions.speed) || arguments.flag(PacingOptions.fast) {
             throw arguments.usageError("--speed and --fast pace a --replay FILE; give --replay FILE too.")
         }
-        if replay != nil, arguments.flag(StreamCommand.Options.wait) {
-            throw arguments.usageError("--wait waits for a device to appear; a --replay FILE is read at once.")
-        }
         let current = CurrentSession()
         let app = ServeApp(address: address, wallTimestamps: wall) { current.session?.pipeline }
         let session = try Session(output: app, settings: settings)
@@ -92,7 +97,7 @@ enum ServeCommand {
             )
         }
         if let input {
-            let source = session.recording(input, pacing: pacing)
+            let source = try session.openReadings(.recording(input, pacing: pacing))
             try session.run(
                 HeldSource(source) {
                     try session.pipeline?.flush()
@@ -101,24 +106,9 @@ enum ServeCommand {
             )
             if let failure = source.failure { throw failure }
         } else {
-            let target = DeviceTarget(selector)
-            let stream = DeviceStream(target: target, grab: false, session: session)
+            let stream = DeviceStream(target: DeviceTarget(selector), grab: false, session: session)
             defer { stream.close() }
-            if arguments.flag(StreamCommand.Options.wait) {
-                stream.followHotplug()
-                guard stream.followsHotplug else {
-                    throw CLIError.runtime("--wait needs udev to announce devices, and udev cannot be reached here.")
-                }
-                do {
-                    try stream.open(path: try target.resolve())
-                } catch {
-                    Diagnostics.note("no device to read yet (\(error)); waiting for one to appear")
-                }
-            } else {
-                try stream.open(path: try target.resolve())
-                stream.followHotplug()
-            }
-            (session.loop as? Driver)?.onHangup = { [unowned stream] in try stream.reopen() }
+            try stream.start(wait: arguments.flag(ReadingOptions.wait))
             try session.run(stream)
         }
         if session.stoppedBySignal { Diagnostics.note("stopped") }
@@ -136,9 +126,6 @@ enum ServeCommand {
         settings.carrierAtStart = arguments.flag(ReadingOptions.carrier)
         settings.profilePath = try arguments.value(of: ReadingOptions.profile)
         settings.ignoreSavedProfile = arguments.flag(ReadingOptions.noProfile)
-        if settings.profilePath != nil && settings.ignoreSavedProfile {
-            throw arguments.usageError("Give either --profile or --no-profile, not both.")
-        }
         return settings
     }
 

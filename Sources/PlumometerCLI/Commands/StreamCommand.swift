@@ -1,5 +1,4 @@
 import PlumometerCore
-import PlumometerLinux
 import PlumometerOutput
 import PlumometerSession
 
@@ -29,17 +28,14 @@ extension StreamCommand: Command {
             help:
                 "Also keep the raw events read in FILE: evemu, or libinput record YAML for a .yml/.yaml FILE (replay it for the same frames)."
         )
-        static let wait = Flag(
-            "wait",
-            help: "If no device fits yet, wait for one to appear instead of failing (background services)."
-        )
     }
 
     static let spec = CommandSpec(
         name: "stream",
         summary: "Read a pressure-sensing device and write one reading per frame (the default command).",
         options: [
-            Options.device, Options.grab, Options.wait, StreamOutput.Options.output, Options.record, Options.duration,
+            Options.device, Options.grab, ReadingOptions.wait, StreamOutput.Options.output, Options.record,
+            Options.duration,
             StreamOutput.Options.count, StreamOutput.Options.maxSize, StreamOutput.Options.keep,
         ]
             + OutputOptions.all + ReadingOptions.all,
@@ -93,26 +89,9 @@ enum StreamCommand {
                 format: RecordingFileFormat.implied(by: path)
             )
         }
-        if arguments.flag(Options.wait) {
-            // A background reader started before its device (a Bluetooth trackpad still off at login): wait for it
-            // through udev instead of failing, as it already does after an unplug.
-            stream.followHotplug()
-            guard stream.followsHotplug else {
-                throw CLIError.runtime("--wait needs udev to announce devices, and udev cannot be reached here.")
-            }
-            do {
-                try stream.open(path: try target.resolve())
-            } catch {
-                Diagnostics.note("no device to read yet (\(error)); waiting for one to appear")
-            }
-        } else {
-            try stream.open(path: try target.resolve())
-            stream.followHotplug()
-        }
+        try stream.start(wait: arguments.flag(ReadingOptions.wait))
         // Also while waiting for a device: q quits.
         run.attachKeys()
-        // `unowned`: the loop is the session's, which the stream holds; a strong reference was a cycle.
-        run.loop.onHangup = { [unowned stream] in try stream.reopen() }
         let limited = session.output as? FrameLimitOutput
         try session.run(LimitedSource(stream, duration: duration) { limited?.isFull ?? false })
         try stream.finishRecording()

@@ -62,6 +62,29 @@ final class DeviceStream: FrameSource {
     /// Whether udev add/remove events are followed.
     var followsHotplug: Bool { monitor != nil }
 
+    /// Opens the target's device and follows hotplug from then on; SIGHUP reopens the device. With `wait` (`--wait`:
+    /// a background reader started before its device, a Bluetooth trackpad still off at login), no device yet is
+    /// no failure: it is waited for through udev, as after an unplug.
+    /// - Throws: when no device fits and `wait` is not asked for, or udev cannot be reached to wait.
+    func start(wait: Bool) throws {
+        if wait {
+            followHotplug()
+            guard followsHotplug else {
+                throw CLIError.runtime("--wait needs udev to announce devices, and udev cannot be reached here.")
+            }
+            do {
+                try open(path: try target.resolve())
+            } catch {
+                Diagnostics.note("no device to read yet (\(error)); waiting for one to appear")
+            }
+        } else {
+            try open(path: try target.resolve())
+            followHotplug()
+        }
+        // `unowned`: the loop is the session's, which this stream holds; a strong reference was a cycle.
+        session.loop.onHangup = { [unowned self] in try self.reopen() }
+    }
+
     /// Starts following udev add/remove events, if udev can be reached.
     func followHotplug() {
         do {
