@@ -123,10 +123,11 @@ public enum ProfileStore {
             do {
                 try profile.calibration.checkApplies(to: description.identity, pressureRange: range)
             } catch {
-                // Names from the profile and the device are escaped, as in every message: a line feed in a name
-                // must not break the message into lines that look like more output.
-                throw CLIError.runtime(
-                    "profile \(explicitPath) does not apply to \(description.path): \(error)".forTerminalName
+                // Names from the profile and the device are escaped, as in every message.
+                throw CommandFailure(
+                    "profile \(explicitPath) does not apply to \(description.path): ",
+                    cause: error,
+                    quotesNames: true
                 )
             }
             announce(profile)
