@@ -18,7 +18,7 @@ struct RecordFormatTests {
     static func liveFrames(_ device: EmulatedDevice, events: URL) throws -> [String] {
         let live = try device.run(
             "timeout",
-            ["--preserve-status", "-s", "TERM", "3", try CLI.binary, "-d", device.node, "-f", "jsonl"],
+            ["--preserve-status", "-s", "TERM", "6", try CLI.binary, "-d", device.node, "-f", "jsonl"],
             events: events,
             environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         )

@@ -46,13 +46,16 @@ struct ServeAppTests {
         let transport = Transport(address)
         let (app, session) = try scene.run {
             let input = try RecordingFile.input("/plums.evemu", selector: nil)
-            var session: Session?
-            let app = ServeApp(address: address) { session?.pipeline }
+            // The application asks for the session's pipeline through a weak reference, as `serve` does: the
+            // session holds the application as its output (a strong one both ways would never be freed).
+            let current = CurrentSession()
+            let app = ServeApp(address: address) { current.session?.pipeline }
             app.transport = transport
-            session = try Session(output: app)
-            let source = try #require(session).openReadings(.recording(input, pacing: Pacing(speed: nil)))
-            try #require(session).run(source)
-            return (app, try #require(session))
+            let session = try Session(output: app)
+            current.session = session
+            let source = try session.openReadings(.recording(input, pacing: Pacing(speed: nil)))
+            try session.run(source)
+            return (app, session)
         }
         return (app, transport, session, lines)
     }
@@ -203,4 +206,9 @@ struct ServeAppTests {
         #expect(endings == 1)
         #expect(held.hasEnded)
     }
+}
+
+/// The session a test's application reads its pipeline from, held weakly.
+private final class CurrentSession {
+    weak var session: Session?
 }

@@ -99,7 +99,9 @@ enum ServeCommand {
         if let input {
             let source = try session.openReadings(.recording(input, pacing: pacing))
             try session.run(
-                HeldSource(source) {
+                // `unowned`: the loop keeps its work, which holds this source, until the session goes; a strong
+                // reference to the session here was a cycle that outlived the run (AddressSanitizer's leak check).
+                HeldSource(source) { [unowned session] in
                     try session.pipeline?.flush()
                     Diagnostics.note("the recording ended; its last state stays served until stopped (Ctrl-C)")
                 }

@@ -92,8 +92,7 @@ enum StreamCommand {
         try stream.start(wait: arguments.flag(ReadingOptions.wait))
         // Also while waiting for a device: q quits.
         run.attachKeys()
-        let limited = session.output as? FrameLimitOutput
-        try session.run(LimitedSource(stream, duration: duration) { limited?.isFull ?? false })
+        try session.run(LimitedSource(stream, duration: duration) { run.frameLimit?.isFull ?? false })
         try stream.finishRecording()
     }
 }

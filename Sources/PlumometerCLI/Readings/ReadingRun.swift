@@ -70,6 +70,8 @@ enum OutputChoice {
 /// hears a stop. Everything else is the pure ``Session``'s, in the runtime's loop (an embedded one in tests, where
 /// the lines go to the runtime's console and the keys are typed by the test).
 final class ReadingRun {
+    /// `stream --count N`: the output that stops writing after N frames (nil without a limit).
+    let frameLimit: FrameLimitOutput?
     let session: Session
     /// The runtime's loop the session runs in.
     let loop: any EventLoop
@@ -118,7 +120,8 @@ final class ReadingRun {
         )
         self.live = live
         outputIsTerminal = sink.isTerminal
-        let output = outputSettings.frameLimit.map { FrameLimitOutput(chosen, limit: $0) } ?? chosen
+        frameLimit = outputSettings.frameLimit.map { FrameLimitOutput(chosen, limit: $0) }
+        let output: any ReadingOutput = frameLimit ?? chosen
         // `>> log`: a line an earlier run left cut stays on its own, and this run's first record starts a line.
         // (`-o FIFO` stalled by its reader hears SIGINT/SIGTERM between lines through StopRequests, as stdout.)
         try sink.startOnNewLineIfAppending()

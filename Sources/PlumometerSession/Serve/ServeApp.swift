@@ -14,8 +14,9 @@ public import PlumometerOutput
 ///
 /// Everything runs on the loop's thread: requests come from the transport's `MHD_run`, frames from the pipeline.
 public final class ServeApp: HTTPHandler, ReadingOutput {
-    /// The transport, once it listens (the policy then knows the port chosen for `:0`).
-    public var transport: (any HTTPTransport)? {
+    /// The transport, once it listens (the policy then knows the port chosen for `:0`). Weak: the transport holds
+    /// this application as its handler, and whoever made both keeps the transport for the run.
+    public weak var transport: (any HTTPTransport)? {
         didSet { if let transport { policy.address = transport.address } }
     }
     public private(set) var policy: ServePolicy
