@@ -111,18 +111,22 @@ struct UmockdevWriterTests {
         #expect(try String(contentsOf: events, encoding: .utf8) == "E: 0.000005 0000 0000 0\n")
 
         let runner = try #require(Umockdev.runner).path
-        let load = ["-d", first.device.path, "-i", "/dev/input/event9=\(first.ioctl.path)"]
-        let loadOther = ["-d", other.device.path, "-i", "/dev/input/event4=\(other.ioctl.path)"]
-        #expect(
-            try devices.umockdevCommand(events: events)
-                == [runner] + load + ["-e", "/dev/input/event9=\(events.path)"] + loadOther
-                + ["-e", "/dev/input/event4=\(events.path)", "--"]
-        )
-        #expect(
-            try devices.umockdevCommand(events: events, into: "/dev/input/event4")
-                == [runner] + load + loadOther + ["-e", "/dev/input/event4=\(events.path)", "--"]
-        )
-        #expect(try devices.only("/dev/input/event4").umockdevCommand() == [runner] + loadOther + ["--"])
+        let load: [String] = ["-d", first.device.path, "-i", "/dev/input/event9=\(first.ioctl.path)"]
+        let loadOther: [String] = ["-d", other.device.path, "-i", "/dev/input/event4=\(other.ioctl.path)"]
+        let eventsInto: [String] = ["-e", "/dev/input/event9=\(events.path)"]
+        let eventsIntoOther: [String] = ["-e", "/dev/input/event4=\(events.path)", "--"]
+        // Joined a part at a time: one long `+` chain is more than Swift 6.0's type checker takes.
+        var everywhere = [runner] + load
+        everywhere += eventsInto
+        everywhere += loadOther
+        everywhere += eventsIntoOther
+        #expect(try devices.umockdevCommand(events: events) == everywhere)
+        var intoOther = [runner] + load
+        intoOther += loadOther
+        intoOther += eventsIntoOther
+        #expect(try devices.umockdevCommand(events: events, into: "/dev/input/event4") == intoOther)
+        let onlyOther = [runner] + loadOther + ["--"]
+        #expect(try devices.only("/dev/input/event4").umockdevCommand() == onlyOther)
         let fed = devices.fedCommand(events: events, timed: false, hold: 2)
         #expect(fed.prefix(2) == [Umockdev.python, Fixtures.script("fifo_device.py").path])
         #expect(fed.contains("--umockdev") && fed.contains(first.device.path) && fed.last == "--")
