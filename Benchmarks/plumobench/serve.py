@@ -77,18 +77,24 @@ class Clients:
             key.fileobj.close()
 
 
+def start_serving(binary, device):
+    """serve reading the emulated `device` on a free loopback port, once it has opened the device: (process, URL)."""
+    process = start(device, [binary, "serve", "--device", NODE, "--listen", "127.0.0.1:0"])
+    line = process.stderr.readline().decode()
+    match = re.search(r"serving (http://127\.0\.0\.1:[0-9]+/)", line)
+    if not match:
+        raise RuntimeError("serve said no URL: %s" % line)
+    wait_for_open(process, device.path)
+    return process, match.group(1)
+
+
 def served(arguments, binary, work, name, rate, seconds, contacts, clients, measured):
     """One run: serve reading the emulated device, `clients` on /readings, frames paced at `rate`."""
     count = int(seconds * rate)
     frames = list(evemu_stream.frames(count, contacts))
     device = Device(os.path.join(work, name))
-    process = start(device, [binary, "serve", "--device", NODE, "--listen", "127.0.0.1:0"])
-    line = process.stderr.readline().decode()
-    match = re.search(r"serving http://127\.0\.0\.1:([0-9]+)/", line)
-    if not match:
-        raise RuntimeError("serve said no URL: %s" % line)
-    wait_for_open(process, device.path)
-    port = int(match.group(1))
+    process, url = start_serving(binary, device)
+    port = int(url.rsplit(":", 1)[1].rstrip("/"))
     group = Clients(port, clients, measured)
     time.sleep(0.5)
     rss_before = status_kib(process.pid, "VmRSS")
@@ -119,7 +125,8 @@ def served(arguments, binary, work, name, rate, seconds, contacts, clients, meas
     pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else float("nan")  # noqa: E731
     result = {
         "rate_hz": rate, "contacts": contacts, "frames": count, "seconds": elapsed, "clients": clients,
-        "clients_with_every_frame": complete, "clients_dropped": sum(group.closed),  # closed by serve while it ran "last_seq": last,
+        "clients_with_every_frame": complete, "clients_dropped": sum(group.closed),  # closed by serve while it ran
+        "last_seq": last,
         "cpu_percent_of_one_core": during / elapsed * 100,
         "latency_ms": {"p50": pick(0.5) * 1e3, "p99": pick(0.99) * 1e3, "max": (latencies or [float("nan")])[-1] * 1e3},
         "measured_clients": measured, "verified_clients": clients, "driver_writes_late": late,
@@ -140,13 +147,8 @@ def served_fast(arguments, binary, work, name, clients):
     count = int(arguments.serve_fast_seconds * rate)
     frames = list(evemu_stream.frames(count, contacts))
     device = Device(os.path.join(work, name))
-    process = start(device, [binary, "serve", "--device", NODE, "--listen", "127.0.0.1:0"])
-    line = process.stderr.readline().decode()
-    match = re.search(r"serving (http://127\.0\.0\.1:[0-9]+/)", line)
-    if not match:
-        raise RuntimeError("serve said no URL: %s" % line)
-    wait_for_open(process, device.path)
-    url = match.group(1) + "readings"
+    process, url = start_serving(binary, device)
+    url += "readings"
     measuring = subprocess.Popen(["curl", "-sN", url], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
     others = [subprocess.Popen(["curl", "-sN", "-o", "/dev/null", url], stdin=subprocess.DEVNULL)
               for _ in range(clients - 1)]
