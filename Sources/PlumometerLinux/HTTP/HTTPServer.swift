@@ -319,12 +319,7 @@ private let logMessage: plumometer_mhd_log = { message in
         "Failed to bind", "Error processing request", "Application reported internal error",
     ]
     guard !ordinary.contains(where: { text.contains($0) }) else { return }
-    // A note on the runtime console's stderr unless `--quiet`, as the session's notes; a message may quote what a
-    // client sent, so no control character reaches the terminal.
-    let console = Runtime.current.console
-    guard !console.quiet else { return }
-    let visible = text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) }
-    console.writeError("plumometer: web server: " + String(visible) + "\n")
+    note("web server: " + text)
 }
 
 extension String {

@@ -126,14 +126,6 @@ public final class LatestStateWriter: LatestStateSink, @unchecked Sendable {
         )
     }
 
-    /// A note on the runtime console's stderr unless `--quiet` (as the session's `Diagnostics.note`; the texts are
-    /// plain, with nothing to escape).
-    private func note(_ message: String) {
-        let console = Runtime.current.console
-        guard !console.quiet else { return }
-        console.writeError("plumometer: " + message + "\n")
-    }
-
     /// The writer thread: takes everything queued, writes it, repeats until told to stop and the queue is empty.
     private func run() {
         while true {

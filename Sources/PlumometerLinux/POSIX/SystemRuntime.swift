@@ -127,3 +127,13 @@ extension OutputFile: FileOutput {}
 
 /// ``SpoolFile`` is the sessions' ``Spool``.
 extension SpoolFile: Spool {}
+
+/// The bridge's notes (a stalled stdout's skipped lines, the web server's messages) on the runtime console's stderr
+/// unless `--quiet`, as the session's `Diagnostics.note` writes its own; a message may quote what a client sent, so
+/// no control character reaches the terminal.
+func note(_ message: String) {
+    let console = Runtime.current.console
+    guard !console.quiet else { return }
+    let visible = message.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) }
+    console.writeError("plumometer: " + String(visible) + "\n")
+}
