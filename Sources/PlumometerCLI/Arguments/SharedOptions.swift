@@ -149,17 +149,20 @@ enum PacingOptions {
 }
 
 extension ParsedArguments {
-    /// The settings that shape readings (stream, replay, demo), from ``ReadingOptions``.
-    func readingSettings() throws(UsageError) -> ReadingSettings {
+    /// The settings that shape readings (stream, replay, demo, serve), from ``ReadingOptions``; without
+    /// `terminalOutput` (serve) neither `--unit`, `--summary` nor `--view`, which such a command does not declare.
+    func readingSettings(terminalOutput: Bool = true) throws(UsageError) -> ReadingSettings {
         var settings = ReadingSettings()
         if let interval = try value(of: ReadingOptions.interval) { settings.interval = Int64(interval) * 1_000 }
         settings.maxContacts = try value(of: ReadingOptions.maxContacts)
         settings.smooth = flag(ReadingOptions.smooth)
         settings.tareAtStart = flag(ReadingOptions.tare)
-        settings.unit = try value(of: ReadingOptions.unit) ?? .grams
         settings.profilePath = try value(of: ReadingOptions.profile)
         settings.carrierAtStart = flag(ReadingOptions.carrier)
         settings.ignoreSavedProfile = flag(ReadingOptions.noProfile)
+        // `serve` writes JSON in grams to no terminal: it declares none of the three below.
+        guard terminalOutput else { return settings }
+        settings.unit = try value(of: ReadingOptions.unit) ?? .grams
         settings.summary = flag(ReadingOptions.summary)
         settings.view = try value(of: ReadingOptions.view)
         return settings

@@ -71,7 +71,7 @@ extension ServeCommand: Command {
 /// (``ServeApp``), the bridge's ``HTTPServer`` watched in the same loop as the device.
 enum ServeCommand {
     static func run(_ arguments: ParsedArguments) throws {
-        let settings = try servingSettings(arguments)
+        let settings = try arguments.readingSettings(terminalOutput: false)
         let wall = try arguments.outputSettings().wallTimestamps
         let address = try arguments.value(of: Options.listen) ?? .standard
         let replay = try arguments.value(of: Options.replay)
@@ -114,21 +114,6 @@ enum ServeCommand {
             try session.run(stream)
         }
         if session.stoppedBySignal { Diagnostics.note("stopped") }
-    }
-
-    /// The reading options serve takes: stream's, less those of its terminal output (the JSON is in grams).
-    private static func servingSettings(_ arguments: ParsedArguments) throws(UsageError) -> ReadingSettings {
-        var settings = ReadingSettings()
-        if let interval = try arguments.value(of: ReadingOptions.interval) {
-            settings.interval = Int64(interval) * 1_000
-        }
-        settings.maxContacts = try arguments.value(of: ReadingOptions.maxContacts)
-        settings.smooth = arguments.flag(ReadingOptions.smooth)
-        settings.tareAtStart = arguments.flag(ReadingOptions.tare)
-        settings.carrierAtStart = arguments.flag(ReadingOptions.carrier)
-        settings.profilePath = try arguments.value(of: ReadingOptions.profile)
-        settings.ignoreSavedProfile = arguments.flag(ReadingOptions.noProfile)
-        return settings
     }
 
     /// The session tare, clear and carrier act on, held weakly (the session holds the application).
