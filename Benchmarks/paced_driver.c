@@ -8,7 +8,7 @@
  * lateness, not the reader's, set the p99. Here the writer sleeps to an absolute deadline (clock_nanosleep,
  * TIMER_ABSTIME) and the line reader is its own thread; neither takes a lock or allocates while frames flow.
  *
- *   paced_driver FIFO FRAMES RATE STAMPS ARRIVALS
+ *   paced_driver FIFO FRAMES RATE STAMPS ARRIVALS [DRAINS]
  *
  * FRAMES  the events as the kernel hands them to a reader (struct input_event, their times ignored); a frame ends
  *         with each SYN_REPORT and goes out in one write() (a frame of 16 contacts is 1.6 KB, under PIPE_BUF).
@@ -17,6 +17,10 @@
  *         or - for none.
  * ARRIVALS where to write every line read from standard input, each prefixed by its arrival stamp
  *         ("seconds.nanoseconds" and a tab), once standard input ends; or - to leave standard input alone.
+ * DRAINS  where to write, a line per frame, the microseconds from the end of its write() to the moment the FIFO was
+ *         empty again (the reader had read it: the reader's own latency, whatever it then does with the frame), or
+ *         -1 when it was not empty by the next frame's deadline. The writer looks every 20 us (FIONREAD), so a
+ *         figure is up to one look late; without DRAINS it sleeps between frames and looks at nothing.
  *
  * When the last frame is written it prints "written SECONDS LATE" on standard output: the seconds from the first
  * frame's deadline to the end of the last write, and how many frames went out more than one interval after their
@@ -32,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -114,8 +119,8 @@ static int64_t nanoseconds(struct timespec time)
 
 int main(int argc, char **argv)
 {
-	if (argc != 6) {
-		fprintf(stderr, "usage: paced_driver FIFO FRAMES RATE STAMPS|- ARRIVALS|-\n");
+	if (argc != 6 && argc != 7) {
+		fprintf(stderr, "usage: paced_driver FIFO FRAMES RATE STAMPS|- ARRIVALS|- [DRAINS]\n");
 		return 2;
 	}
 	double rate = atof(argv[3]);
@@ -154,7 +159,8 @@ int main(int argc, char **argv)
 	}
 	size_t *first = calloc(frame_count + 1, sizeof *first);
 	char (*stamps)[32] = calloc(frame_count ? frame_count : 1, sizeof *stamps);
-	if (!first || !stamps)
+	int64_t *drains = argc == 7 ? calloc(frame_count ? frame_count : 1, sizeof *drains) : NULL;
+	if (!first || !stamps || (argc == 7 && !drains))
 		fail("calloc");
 	for (size_t index = 0, frame = 1; index < event_total; index++)
 		if (events[index].type == EV_SYN && events[index].code == SYN_REPORT)
@@ -207,6 +213,26 @@ int main(int argc, char **argv)
 			bytes += count;
 			size -= (size_t)count;
 		}
+		if (drains) {
+			/* Until the FIFO is empty, or the next frame is due. */
+			struct timespec written;
+			clock_gettime(CLOCK_MONOTONIC, &written);
+			drains[frame] = -1;
+			for (;;) {
+				int unread = 0;
+				if (ioctl(fifo, FIONREAD, &unread) != 0)
+					fail("FIONREAD");
+				clock_gettime(CLOCK_MONOTONIC, &now);
+				if (unread == 0) {
+					drains[frame] = (nanoseconds(now) - nanoseconds(written)) / 1000;
+					break;
+				}
+				if (nanoseconds(now) + 20000 >= due + interval)
+					break;
+				struct timespec look = { 0, 20000 };
+				nanosleep(&look, NULL);
+			}
+		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	printf("written %.6f %lu\n", (nanoseconds(now) - origin) / 1e9, late);
@@ -221,6 +247,15 @@ int main(int argc, char **argv)
 			fprintf(out, "%s\n", stamps[frame]);
 		if (fclose(out) != 0)
 			fail(argv[4]);
+	}
+	if (drains) {
+		FILE *out = fopen(argv[6], "w");
+		if (!out)
+			fail(argv[6]);
+		for (size_t frame = 0; frame < frame_count; frame++)
+			fprintf(out, "%lld\n", (long long)drains[frame]);
+		if (fclose(out) != 0)
+			fail(argv[6]);
 	}
 	if (reading) {
 		pthread_join(reader, NULL);

@@ -12,10 +12,11 @@ from plumobench.testbed import CLOCK_TICKS, HELPERS, NODE, Device, cpu_seconds, 
 import evemu_stream  # noqa: E402  (Benchmarks/, on the path through testbed)
 
 
-def paced_driver(device, frames, rate, work, name, reader_stdout=None):
+def paced_driver(device, frames, rate, work, name, reader_stdout=None, drains=None):
     """Starts Benchmarks/paced_driver.c writing `frames` into the device at `rate`, each stamped with
     CLOCK_REALTIME just before its write(); with `reader_stdout` (a pipe), it also stamps each line read from it on
-    arrival. Returns the process and the paths of its stamps (a frame's time as the reader prints it) and arrivals
+    arrival; with `drains` (a path), it writes there how long each frame stayed unread in the FIFO. Returns the
+    process and the paths of its stamps (a frame's time as the reader prints it) and arrivals
     ("seconds.nanoseconds<TAB>line")."""
     path = os.path.join(work, name + ".frames")
     with open(path, "wb") as handle:
@@ -23,7 +24,8 @@ def paced_driver(device, frames, rate, work, name, reader_stdout=None):
     stamps = arrivals = "-"
     if reader_stdout is not None:
         stamps, arrivals = os.path.join(work, name + ".stamps"), os.path.join(work, name + ".arrivals")
-    driver = subprocess.Popen([HELPERS["paced_driver"], device.path, path, str(rate), stamps, arrivals],
+    driver = subprocess.Popen([HELPERS["paced_driver"], device.path, path, str(rate), stamps, arrivals]
+                              + ([drains] if drains else []),
                               stdin=subprocess.DEVNULL if reader_stdout is None else reader_stdout,
                               stdout=subprocess.PIPE)
     return driver, stamps, arrivals

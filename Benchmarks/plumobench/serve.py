@@ -154,7 +154,8 @@ def served_fast(arguments, binary, work, name, clients):
               for _ in range(clients - 1)]
     time.sleep(1.0)
     rss_before = status_kib(process.pid, "VmRSS")
-    driver, stamps_path, arrivals_path = paced_driver(device, frames, rate, work, name, measuring.stdout)
+    drains_path = os.path.join(work, name + ".drains")
+    driver, stamps_path, arrivals_path = paced_driver(device, frames, rate, work, name, measuring.stdout, drains_path)
     before = cpu_seconds(process.pid)
     elapsed, late = paced_written(driver, frames, rate)
     while device.pending() > 0:
@@ -185,6 +186,13 @@ def served_fast(arguments, binary, work, name, clients):
                     latencies.append(float(arrived) - float(found.group(1)))
     latencies.sort()
     pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else float("nan")  # noqa: E731
+    with open(drains_path) as handle:
+        drains = [int(line) for line in handle]
+    if len(drains) != count:
+        raise RuntimeError("paced_driver timed %d of %d frames' reads" % (len(drains), count))
+    unread = sum(1 for d in drains if d < 0)
+    drained = sorted(d for d in drains if d >= 0)
+    drain = lambda q: drained[min(len(drained) - 1, int(q * len(drained)))] / 1e3 if drained else float("nan")  # noqa: E731
     every = bool(sequences) and sequences == list(range(sequences[0], sequences[-1] + 1)) and len(latencies) == count
     result = {
         "rate_hz": rate, "contacts": contacts, "frames": count, "seconds": elapsed, "clients": clients,
@@ -192,13 +200,17 @@ def served_fast(arguments, binary, work, name, clients):
         "cpu_percent_of_one_core": during / elapsed * 100,
         "latency_ms": {"p50": pick(0.5) * 1e3, "p99": pick(0.99) * 1e3,
                        "max": (latencies or [float("nan")])[-1] * 1e3},
+        # The reader's own side: from a frame's write to the FIFO empty again (serve had read it).
+        "read_ms": {"p50": drain(0.5), "p99": drain(0.99), "max": drain(1.0)}, "frames_unread_at_next": unread,
         "measured_clients": 1, "verified_clients": 1, "driver_writes_late": late,
         "rss_kib_before": rss_before, "rss_kib_after": rss_after, "peak_rss_kib": peak,
     }
     log("serve, %s: %d Hz x %d, %d curl clients: the measured one %s every frame, %d dropped; %.2f%% of a core; "
-        "latency p50 %.3f ms p99 %.3f ms; RSS %.1f -> %.1f MB" % (
+        "latency p50 %.3f ms p99 %.3f ms; device read p50 %.3f ms p99 %.3f ms max %.3f ms, %d frames unread at the "
+        "next; RSS %.1f -> %.1f MB" % (
             name, rate, contacts, clients, "got" if every else "did not get", dropped,
             result["cpu_percent_of_one_core"], result["latency_ms"]["p50"], result["latency_ms"]["p99"],
+            result["read_ms"]["p50"], result["read_ms"]["p99"], result["read_ms"]["max"], unread,
             rss_before / 1024, rss_after / 1024))
     return result
 
@@ -229,3 +241,7 @@ def report(r, add):
                 x["verified_clients"], x["clients_dropped"], x["cpu_percent_of_one_core"], x["latency_ms"]["p50"],
                 x["latency_ms"]["p99"], x["latency_ms"]["max"], x["measured_clients"], x["rss_kib_before"] / 1024,
                 x["rss_kib_after"] / 1024, x["peak_rss_kib"] / 1024, x["driver_writes_late"]))
+        if "read_ms" in x:
+            add("    the device read (a frame's write to the FIFO empty again): p50 %.3f ms, p99 %.3f ms, max %.3f ms; "
+                "%d frames still unread when the next was due" % (
+                    x["read_ms"]["p50"], x["read_ms"]["p99"], x["read_ms"]["max"], x["frames_unread_at_next"]))

@@ -1,18 +1,25 @@
 import CMicroHTTPD
+import CPOSIX
 import Glibc
 public import PlumometerSeams
 
-/// The transport of `plumometer serve`: libmicrohttpd listening on one address, driven by the session's own loop
-/// (its epoll descriptor is one more watch, `MHD_run` runs when it is ready or a timeout is due: one thread, so a
-/// client never makes the device be read late). It parses nothing itself: each request's method, path, `Host`,
-/// `Origin` and whether its peer is a loopback address go to the ``HTTPHandler``, whose answer it writes.
+/// The transport of `plumometer serve`: libmicrohttpd listening on one address, on a thread of its own, so that no
+/// client, however many or however slow, makes the session's loop read the device late: the loop only hands over
+/// text and answers. It parses nothing itself: each request's method, path, `Host`, `Origin` and whether its peer is
+/// a loopback address go to the ``HTTPHandler``, on the loop's thread (the request waits, suspended, until the loop
+/// has answered it: an eventfd wakes the loop), and libmicrohttpd's thread writes the answer.
 ///
 /// Event streams (`text/event-stream`) are responses whose body comes from a queue of their own: what is published
-/// is appended to every queue, and a stream with nothing to send is suspended until something is. A queue is bounded
-/// (``queueLimit``, ``stallLimit``): a client that stops reading is dropped once it has taken nothing for 2 s or its
-/// queue is full, never buffered without bound.
-/// A comment every ``keepAliveInterval`` microseconds keeps idle streams alive and finds clients that left (a
-/// suspended connection does not notice on its own).
+/// is appended to every queue (one copy of the text shared by all), and a stream with nothing to send is suspended
+/// until something is. A queue is bounded (``queueLimit``, ``stallLimit``): a client that stops reading is dropped
+/// once it has taken nothing for 2 s or its queue is full, never buffered without bound. A comment every
+/// ``keepAliveInterval`` microseconds keeps idle streams alive and finds clients that left (a suspended connection
+/// does not notice on its own).
+///
+/// The two threads share the streams, the requests waiting for the loop and whether the server is stopping, under
+/// one lock; suspending a stream (libmicrohttpd's thread, nothing to send) and resuming it (the loop, text
+/// published) happen under it too, as libmicrohttpd requires: resuming a connection that is not suspended is
+/// undefined.
 public final class HTTPServer: HTTPTransport {
     public private(set) var address: ListenAddress
     /// The most an event stream may hold unsent, in bytes, before its client is dropped (a burst of frames read in
@@ -29,23 +36,40 @@ public final class HTTPServer: HTTPTransport {
     static let connectionLimit: UInt32 = 1_000
     /// Memory per connection, which also bounds the request's headers (libmicrohttpd answers 431 beyond it).
     static let connectionMemory = 32 * 1024
+    /// Microseconds ``stop()`` gives the event streams to send what they hold and their last chunk before every
+    /// connection is closed (a stop must end within 100 ms).
+    static let closingGrace: Int64 = 30_000
+    /// The answer to a request that comes while the server stops.
+    static let stoppingAnswer = HTTPAnswer.response(
+        HTTPResponse(
+            status: 503,
+            headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8"), HTTPHeader("Connection", "close")],
+            body: "plumometer is stopping.\n"
+        )
+    )
 
     private let handler: any HTTPHandler
     private let loop: any EventLoop
     private var daemon: OpaquePointer?
+    /// Readable when a request waits for the loop's answer.
+    private let requestsWaiting: Int32
     private var watchToken: Int?
-    private var streams: [ObjectIdentifier: EventStream] = [:]
     private var nextKeepAlive: Int64
-    /// Whether something was published since the last `MHD_run`.
-    private var runDue = false
+    /// Guards what follows, shared with libmicrohttpd's thread; signalled when a stream ends.
+    fileprivate let lock = ConditionLock()
+    private var streams: [ObjectIdentifier: EventStream] = [:]
+    private var waiting: [Exchange] = []
+    private var stopping = false
 
-    /// Starts listening on `address` and watching in `loop`.
+    /// Starts listening on `address`, libmicrohttpd's thread serving, and watches for requests in `loop`.
     /// - Throws: ``HTTPServerError`` when the address cannot be listened on (in use, not this machine's, ...).
     public init(address: ListenAddress, handler: any HTTPHandler, loop: any EventLoop) throws(HTTPServerError) {
         self.handler = handler
         self.loop = loop
         nextKeepAlive = MonotonicClock.now().microseconds + Self.keepAliveInterval
         self.address = address
+        requestsWaiting = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard requestsWaiting >= 0 else { throw HTTPServerError(address: address, errno: errno) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         errno = 0
         let started = address.bytes.withUnsafeBufferPointer { bytes in
@@ -55,102 +79,159 @@ public final class HTTPServer: HTTPTransport {
                 UInt16(address.port),
                 accessHandler,
                 context,
-                nil,
-                nil,
+                requestCompleted,
+                context,
                 logMessage,
                 Self.connectionTimeout,
                 Self.connectionLimit,
                 Self.connectionMemory
             )
         }
-        guard let started else { throw HTTPServerError(address: address, errno: errno) }
+        guard let started else {
+            let failure = HTTPServerError(address: address, errno: errno)
+            close(requestsWaiting)
+            throw failure
+        }
         daemon = started
         let port = Int(plumometer_mhd_port(started))
         if port != 0 { self.address = ListenAddress(bytes: address.bytes, port: port) }
-        let descriptor = plumometer_mhd_epoll_fd(started)
-        watchToken = loop.watch(descriptor) { [unowned self] in try self.service() }
+        watchToken = loop.watch(requestsWaiting) { [unowned self] in self.answerWaiting() }
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        close(requestsWaiting)
+    }
 
-    public var streamCount: Int { streams.count }
+    public var streamCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return streams.count
+    }
 
     public func publish(_ text: String) {
-        guard !streams.isEmpty else { return }
         let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { return }
         let now = MonotonicClock.now().microseconds
+        lock.lock()
         for stream in streams.values { stream.append(bytes, now: now) }
-        // A resumed connection is taken up by the next `MHD_run`, which its epoll descriptor alone does not ask for.
-        runDue = true
+        lock.unlock()
     }
 
+    /// The keep-alive comment, when due (libmicrohttpd's own timeouts run on its thread).
     public func service() throws {
-        guard let daemon else { return }
         let now = MonotonicClock.now().microseconds
-        if now >= nextKeepAlive {
-            nextKeepAlive = now + Self.keepAliveInterval
-            publish(":\n\n")
-        }
-        runDue = false
-        _ = MHD_run(daemon)
+        guard now >= nextKeepAlive else { return }
+        nextKeepAlive = now + Self.keepAliveInterval
+        publish(":\n\n")
     }
 
+    /// When the next keep-alive comment is due; nil without an event stream (an idle server sleeps until a client
+    /// comes).
     public func serviceDeadline() -> Int64? {
-        guard let daemon else { return nil }
-        if runDue { return 0 }
-        let timeout = plumometer_mhd_timeout_ms(daemon)
-        let connections: Int64? = timeout < 0 ? nil : Int64(timeout) * 1_000
-        // Without an event stream nothing needs a keep-alive: an idle server sleeps until a client comes.
-        guard !streams.isEmpty else { return connections }
-        let keepAlive = Swift.max(0, nextKeepAlive - MonotonicClock.now().microseconds)
-        return connections.map { Swift.min($0, keepAlive) } ?? keepAlive
+        guard daemon != nil, streamCount > 0 else { return nil }
+        return Swift.max(0, nextKeepAlive - MonotonicClock.now().microseconds)
     }
 
-    /// Ends every event stream (its last chunk sent where the client still reads), then closes every connection and
-    /// the listening socket. libmicrohttpd aborts when stopped with a suspended connection: each is resumed first.
+    /// Ends every event stream (what it holds and its last chunk sent where the client still reads, for at most
+    /// ``closingGrace``), answers the requests still waiting with 503, then closes every connection and the
+    /// listening socket. Nothing is suspended by then: libmicrohttpd aborts when stopped with a suspended connection.
     public func stop() {
         guard let daemon else { return }
         if let watchToken { loop.unwatch(watchToken) }
         watchToken = nil
+        let deadline = MonotonicClock.now().microseconds + Self.closingGrace
+        lock.lock()
+        stopping = true
+        for exchange in waiting {
+            exchange.answer = Self.stoppingAnswer
+            MHD_resume_connection(exchange.connection)
+        }
+        waiting.removeAll()
         for stream in streams.values { stream.close() }
-        // A few turns for the streams' last chunks; a client that does not take them is closed regardless.
-        for _ in 0..<4 where !streams.isEmpty { _ = MHD_run(daemon) }
-        for stream in streams.values { stream.resume() }
-        _ = MHD_run(daemon)
+        while !streams.isEmpty && lock.wait(untilMonotonicMicroseconds: deadline) {}
+        lock.unlock()
         MHD_stop_daemon(daemon)
         self.daemon = nil
+        lock.lock()
         streams.removeAll()
+        lock.unlock()
     }
 
-    /// One call of libmicrohttpd's access handler. The first call of a request only says it is accepted; a body is
-    /// read and dropped (no endpoint takes one), at most a few KiB; the last call answers.
+    /// The loop's turn: answers every request waiting (the handler runs here, on the loop's thread), registers the
+    /// event streams (before any later text is published, so a new client misses no frame after its first state)
+    /// and resumes their connections.
+    private func answerWaiting() {
+        var count: UInt64 = 0
+        _ = read(requestsWaiting, &count, MemoryLayout<UInt64>.size)
+        lock.lock()
+        let taken = waiting
+        waiting.removeAll()
+        lock.unlock()
+        for exchange in taken {
+            guard let request = exchange.request else { continue }
+            let answer = handler.answer(request)
+            lock.lock()
+            if stopping {
+                exchange.answer = Self.stoppingAnswer
+            } else {
+                if case .events(_, let initial) = answer {
+                    let stream = EventStream(connection: exchange.connection, initial: Array(initial.utf8), lock: lock)
+                    streams[ObjectIdentifier(stream)] = stream
+                    exchange.stream = stream
+                }
+                exchange.answer = answer
+            }
+            MHD_resume_connection(exchange.connection)
+            lock.unlock()
+        }
+    }
+
+    /// One call of libmicrohttpd's access handler, on its thread. The first call of a request only says it is
+    /// accepted; a body is read and dropped (no endpoint takes one), at most a few KiB; the last call hands the
+    /// request to the loop and suspends it, and once the loop has answered (the connection resumed) it is called
+    /// again and queues the answer.
     fileprivate func access(
         _ connection: OpaquePointer,
-        url: String,
-        method: String,
+        url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>,
         uploadSize: UnsafeMutablePointer<Int>,
         state: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        guard let seen = state.pointee else {
-            state.pointee = UnsafeMutableRawPointer(bitPattern: 1)
+        guard let pointer = state.pointee else {
+            state.pointee = Unmanaged.passRetained(Exchange(connection: connection)).toOpaque()
             return .YES
         }
+        let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeUnretainedValue()
         if uploadSize.pointee > 0 {
-            let total = Int(bitPattern: seen) + uploadSize.pointee
+            exchange.bodySize += uploadSize.pointee
             uploadSize.pointee = 0
             // A body no endpoint reads, bounded: beyond it the connection is closed.
-            guard total <= 4_096 else { return .NO }
-            state.pointee = UnsafeMutableRawPointer(bitPattern: total)
+            return exchange.bodySize <= 4_096 ? .YES : .NO
+        }
+        let request =
+            exchange.request
+            ?? HTTPRequest(
+                method: String(cString: method),
+                path: String(String(cString: url).prefix { $0 != "?" }),
+                host: plumometer_mhd_header(connection, "Host").map { String(cString: $0) },
+                origin: plumometer_mhd_header(connection, "Origin").map { String(cString: $0) },
+                peerIsLoopback: plumometer_mhd_peer_is_loopback(connection) != 0
+            )
+        lock.lock()
+        if exchange.answer == nil && stopping { exchange.answer = Self.stoppingAnswer }
+        guard let answer = exchange.answer else {
+            exchange.request = request
+            waiting.append(exchange)
+            MHD_suspend_connection(connection)
+            lock.unlock()
+            var one: UInt64 = 1
+            _ = write(requestsWaiting, &one, MemoryLayout<UInt64>.size)
             return .YES
         }
-        let request = HTTPRequest(
-            method: method,
-            path: String(url.prefix { $0 != "?" }),
-            host: plumometer_mhd_header(connection, "Host").map { String(cString: $0) },
-            origin: plumometer_mhd_header(connection, "Origin").map { String(cString: $0) },
-            peerIsLoopback: plumometer_mhd_peer_is_loopback(connection) != 0
-        )
-        switch handler.answer(request) {
+        let stream = exchange.stream
+        lock.unlock()
+        switch answer {
         case .response(let response):
             var body = Array(response.body.utf8)
             let made = body.withUnsafeMutableBytes {
@@ -160,8 +241,8 @@ public final class HTTPServer: HTTPTransport {
             defer { MHD_destroy_response(made) }
             for header in response.headers { MHD_add_response_header(made, header.name, header.value) }
             return MHD_queue_response(connection, UInt32(response.status), made)
-        case .events(let headers, let initial):
-            let stream = EventStream(connection: connection, initial: Array(initial.utf8))
+        case .events(let headers, _):
+            guard let stream else { return .NO }
             let made = MHD_create_response_from_callback(
                 plumometer_mhd_size_unknown,
                 16 * 1024,
@@ -172,16 +253,34 @@ public final class HTTPServer: HTTPTransport {
             guard let made else { return .NO }
             defer { MHD_destroy_response(made) }
             for header in headers { MHD_add_response_header(made, header.name, header.value) }
-            stream.server = self
-            streams[ObjectIdentifier(stream)] = stream
             plumometer_mhd_limit_send_buffer(connection, Self.socketBuffer)
             return MHD_queue_response(connection, 200, made)
         }
     }
 
-    fileprivate func remove(_ stream: EventStream) {
+    /// A request ended (answered, its client gone, or the server stopping), on either thread: its event stream, if
+    /// any, is no longer published to.
+    fileprivate func completed(_ exchange: Exchange) {
+        guard let stream = exchange.stream else { return }
+        lock.lock()
         streams[ObjectIdentifier(stream)] = nil
+        lock.broadcast()
+        lock.unlock()
     }
+}
+
+/// One request between libmicrohttpd's thread, which reads it and writes its answer, and the loop, which answers
+/// it. Its fields other than `connection` and `bodySize` are the server's lock's.
+final class Exchange {
+    let connection: OpaquePointer
+    /// Bytes of a body received (and dropped).
+    var bodySize = 0
+    var request: HTTPRequest?
+    var answer: HTTPAnswer?
+    /// The event stream registered for it by the loop, when the answer is one.
+    var stream: EventStream?
+
+    init(connection: OpaquePointer) { self.connection = connection }
 }
 
 /// An address that cannot be listened on.
@@ -203,71 +302,94 @@ public struct HTTPServerError: Error, CustomStringConvertible {
 }
 
 /// One client of an event stream: its queue, and whether its connection is suspended for want of anything to send.
-/// Used on the loop's thread only (libmicrohttpd runs inside `MHD_run` there).
+/// Its state is the server's lock's: appended to on the loop's thread, read on libmicrohttpd's.
 final class EventStream {
     private let connection: OpaquePointer
-    private var queue: [UInt8]
-    private var head = 0
+    private let lock: ConditionLock
+    /// What is queued: whole events, each shared by every stream (a frame is copied once, not once per client), from
+    /// `first`, of which `sent` bytes are sent; `queued` bytes in all.
+    private var chunks: [[UInt8]]
+    private var first = 0
+    private var sent = 0
+    private var queued: Int
     private var suspended = false
     private var closing = false
     private var dropped = false
     /// When the oldest byte still queued was queued, or last taken (monotonic microseconds).
-    private var waitingSince: Int64 = 0
-    weak var server: HTTPServer?
+    private var waitingSince: Int64
 
-    init(connection: OpaquePointer, initial: [UInt8]) {
+    init(connection: OpaquePointer, initial: [UInt8], lock: ConditionLock) {
         self.connection = connection
-        queue = initial
+        self.lock = lock
+        chunks = initial.isEmpty ? [] : [initial]
+        queued = initial.count
+        waitingSince = MonotonicClock.now().microseconds
     }
 
     /// Queues `bytes`, or drops the client when its queue would pass ``HTTPServer/queueLimit`` or it has taken
     /// nothing of it for ``HTTPServer/stallLimit`` (it stopped reading: what it holds is memory, and the device's
-    /// frames go on).
+    /// frames go on). The lock held.
     func append(_ bytes: [UInt8], now: Int64) {
         guard !dropped, !closing else { return }
-        if queue.count == head { waitingSince = now }
-        if queue.count - head + bytes.count > HTTPServer.queueLimit || now - waitingSince > HTTPServer.stallLimit {
+        if queued == 0 { waitingSince = now }
+        if queued + bytes.count > HTTPServer.queueLimit || now - waitingSince > HTTPServer.stallLimit {
             dropped = true
-            queue = []
-            head = 0
+            chunks = []
+            first = 0
+            sent = 0
+            queued = 0
         } else {
-            if head > 0 && head >= queue.count / 2 {
-                queue.removeFirst(head)
-                head = 0
-            }
-            queue += bytes
+            chunks.append(bytes)
+            queued += bytes.count
         }
         resume()
     }
 
-    /// The end: what is queued is still sent, then the stream's last chunk.
+    /// The end: what is queued is still sent, then the stream's last chunk. The lock held.
     func close() {
         closing = true
         resume()
     }
 
-    func resume() {
+    /// The lock held.
+    private func resume() {
         guard suspended else { return }
         suspended = false
         MHD_resume_connection(connection)
     }
 
-    /// libmicrohttpd's content reader: what is queued, else the end (closing, dropped), else a suspension.
+    /// libmicrohttpd's content reader, on its thread: what is queued, else the end (closing, dropped), else a
+    /// suspension.
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
         if dropped { return plumometer_mhd_end_with_error }
-        let available = queue.count - head
-        if available > 0 {
-            let count = Swift.min(available, max)
-            queue.withUnsafeBufferPointer { bytes in
-                UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + head, byteCount: count)
+        if queued > 0 {
+            let target = UnsafeMutableRawPointer(buffer)
+            var copied = 0
+            while copied < max && first < chunks.count {
+                let chunk = chunks[first]
+                let count = Swift.min(chunk.count - sent, max - copied)
+                chunk.withUnsafeBytes { bytes in
+                    (target + copied).copyMemory(from: bytes.baseAddress! + sent, byteCount: count)
+                }
+                copied += count
+                sent += count
+                if sent == chunk.count {
+                    first += 1
+                    sent = 0
+                }
             }
-            head += count
+            queued -= copied
+            if first == chunks.count {
+                chunks.removeAll(keepingCapacity: true)
+                first = 0
+            } else if first >= 64 {
+                chunks.removeFirst(first)
+                first = 0
+            }
             waitingSince = MonotonicClock.now().microseconds
-            if head == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return count
+            return copied
         }
         if closing { return plumometer_mhd_end_of_stream }
         suspended = true
@@ -287,13 +409,14 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     state in
     guard let context, let connection, let url, let method, let uploadSize, let state else { return .NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-    return server.access(
-        connection,
-        url: String(cString: url),
-        method: String(cString: method),
-        uploadSize: uploadSize,
-        state: state
-    )
+    return server.access(connection, url: url, method: method, uploadSize: uploadSize, state: state)
+}
+
+private let requestCompleted: MHD_RequestCompletedCallback = { context, _, state, _ in
+    guard let context, let state, let pointer = state.pointee else { return }
+    state.pointee = nil
+    let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeRetainedValue()
+    Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().completed(exchange)
 }
 
 private let readStream: MHD_ContentReaderCallback = { context, _, buffer, max in
@@ -303,8 +426,7 @@ private let readStream: MHD_ContentReaderCallback = { context, _, buffer, max in
 
 private let freeStream: MHD_ContentReaderFreeCallback = { context in
     guard let context else { return }
-    let stream = Unmanaged<EventStream>.fromOpaque(context).takeRetainedValue()
-    stream.server?.remove(stream)
+    Unmanaged<EventStream>.fromOpaque(context).release()
 }
 
 /// libmicrohttpd's messages: a client that went away is normal for a web page (a tab closed, a reload), not an error

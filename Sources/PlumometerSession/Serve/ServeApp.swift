@@ -12,7 +12,8 @@ public import PlumometerOutput
 /// | `GET /api/state` | `{"device":...,"frame":...,"status":...}` |
 /// | `POST /api/tare`, `/api/clear`, `/api/carrier` | the live view's `t`, `c`, `k`, answered with the new state |
 ///
-/// Everything runs on the loop's thread: requests come from the transport's `MHD_run`, frames from the pipeline.
+/// Everything runs on the loop's thread: the transport hands each request over to it (its own thread only reads and
+/// writes the connections), frames come from the pipeline.
 public final class ServeApp: HTTPHandler, ReadingOutput {
     /// The transport, once it listens (the policy then knows the port chosen for `:0`). Weak: the transport holds
     /// this application as its handler, and whoever made both keeps the transport for the run.
