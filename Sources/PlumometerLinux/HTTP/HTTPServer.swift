@@ -16,10 +16,13 @@ public import PlumometerSeams
 /// ``keepAliveInterval`` microseconds keeps idle streams alive and finds clients that left (a suspended connection
 /// does not notice on its own).
 ///
-/// The two threads share the streams, the requests waiting for the loop and whether the server is stopping, under
-/// one lock; suspending a stream (libmicrohttpd's thread, nothing to send) and resuming it (the loop, text
-/// published) happen under it too, as libmicrohttpd requires: resuming a connection that is not suspended is
-/// undefined.
+/// The threads share the streams, the requests waiting for the loop and whether the server is stopping, under one
+/// lock. A stream is suspended under it (libmicrohttpd's thread, nothing to send) and marked for resuming under it
+/// (the loop, text published), so each suspension is resumed exactly once, as libmicrohttpd requires (resuming a
+/// connection that is not suspended is undefined). The resuming itself is a third thread's (``Resumer``): with a
+/// hundred clients a frame resumes a hundred connections, each a wait for libmicrohttpd's own lock, and that is
+/// not the reading thread's to wait for. Its times are `CLOCK_MONOTONIC`'s own (``Clock``), not the runtime's: they
+/// are deadlines for real threads and condition variables, whatever clock a test gives the session.
 public final class HTTPServer: HTTPTransport {
     public private(set) var address: ListenAddress
     /// The most an event stream may hold unsent, in bytes, before its client is dropped (a burst of frames read in
@@ -60,14 +63,18 @@ public final class HTTPServer: HTTPTransport {
     private var streams: [ObjectIdentifier: EventStream] = [:]
     private var waiting: [Exchange] = []
     private var stopping = false
+    /// Requests answered 503 by ``stop()`` whose answer is still being written.
+    private var answeringAtStop = 0
+    private let resumer: Resumer
 
     /// Starts listening on `address`, libmicrohttpd's thread serving, and watches for requests in `loop`.
     /// - Throws: ``HTTPServerError`` when the address cannot be listened on (in use, not this machine's, ...).
     public init(address: ListenAddress, handler: any HTTPHandler, loop: any EventLoop) throws(HTTPServerError) {
         self.handler = handler
         self.loop = loop
-        nextKeepAlive = MonotonicClock.now().microseconds + Self.keepAliveInterval
+        nextKeepAlive = Clock.monotonicMicroseconds() + Self.keepAliveInterval
         self.address = address
+        resumer = Resumer(lock: lock)
         requestsWaiting = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         guard requestsWaiting >= 0 else { throw HTTPServerError(address: address, errno: errno) }
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -93,6 +100,7 @@ public final class HTTPServer: HTTPTransport {
             throw failure
         }
         daemon = started
+        resumer.start()
         let port = Int(plumometer_mhd_port(started))
         if port != 0 { self.address = ListenAddress(bytes: address.bytes, port: port) }
         watchToken = loop.watch(requestsWaiting) { [unowned self] in self.answerWaiting() }
@@ -112,15 +120,15 @@ public final class HTTPServer: HTTPTransport {
     public func publish(_ text: String) {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty else { return }
-        let now = MonotonicClock.now().microseconds
+        let now = Clock.monotonicMicroseconds()
         lock.lock()
-        for stream in streams.values { stream.append(bytes, now: now) }
+        for stream in streams.values where stream.append(bytes, now: now) { resumer.add(stream.connection) }
         lock.unlock()
     }
 
     /// The keep-alive comment, when due (libmicrohttpd's own timeouts run on its thread).
     public func service() throws {
-        let now = MonotonicClock.now().microseconds
+        let now = Clock.monotonicMicroseconds()
         guard now >= nextKeepAlive else { return }
         nextKeepAlive = now + Self.keepAliveInterval
         publish(":\n\n")
@@ -130,7 +138,7 @@ public final class HTTPServer: HTTPTransport {
     /// comes).
     public func serviceDeadline() -> Int64? {
         guard daemon != nil, streamCount > 0 else { return nil }
-        return Swift.max(0, nextKeepAlive - MonotonicClock.now().microseconds)
+        return Swift.max(0, nextKeepAlive - Clock.monotonicMicroseconds())
     }
 
     /// Ends every event stream (what it holds and its last chunk sent where the client still reads, for at most
@@ -140,17 +148,22 @@ public final class HTTPServer: HTTPTransport {
         guard let daemon else { return }
         if let watchToken { loop.unwatch(watchToken) }
         watchToken = nil
-        let deadline = MonotonicClock.now().microseconds + Self.closingGrace
+        let deadline = Clock.monotonicMicroseconds() + Self.closingGrace
         lock.lock()
         stopping = true
         for exchange in waiting {
             exchange.answer = Self.stoppingAnswer
+            exchange.answeredAtStop = true
+            answeringAtStop += 1
             MHD_resume_connection(exchange.connection)
         }
         waiting.removeAll()
-        for stream in streams.values { stream.close() }
-        while !streams.isEmpty && lock.wait(untilMonotonicMicroseconds: deadline) {}
+        for stream in streams.values where stream.close() { resumer.add(stream.connection) }
+        while !streams.isEmpty || answeringAtStop > 0 {
+            guard lock.wait(untilMonotonicMicroseconds: deadline) else { break }
+        }
         lock.unlock()
+        resumer.end()
         MHD_stop_daemon(daemon)
         self.daemon = nil
         lock.lock()
@@ -259,11 +272,11 @@ public final class HTTPServer: HTTPTransport {
     }
 
     /// A request ended (answered, its client gone, or the server stopping), on either thread: its event stream, if
-    /// any, is no longer published to.
+    /// any, is no longer published to, and a stop waiting for its answer is told.
     fileprivate func completed(_ exchange: Exchange) {
-        guard let stream = exchange.stream else { return }
         lock.lock()
-        streams[ObjectIdentifier(stream)] = nil
+        if let stream = exchange.stream { streams[ObjectIdentifier(stream)] = nil }
+        if exchange.answeredAtStop { answeringAtStop -= 1 }
         lock.broadcast()
         lock.unlock()
     }
@@ -279,6 +292,8 @@ final class Exchange {
     var answer: HTTPAnswer?
     /// The event stream registered for it by the loop, when the answer is one.
     var stream: EventStream?
+    /// Whether ``HTTPServer/stop()`` answered it (and waits for the answer to be written).
+    var answeredAtStop = false
 
     init(connection: OpaquePointer) { self.connection = connection }
 }
@@ -301,10 +316,54 @@ public struct HTTPServerError: Error, CustomStringConvertible {
     }
 }
 
+/// The thread that resumes the event streams' connections the loop marked (``HTTPServer``), in the order marked.
+/// Its list is the server's lock's.
+private final class Resumer: @unchecked Sendable {
+    private let lock: ConditionLock
+    private var marked: [OpaquePointer] = []
+    private var ending = false
+    private var ended = false
+
+    init(lock: ConditionLock) { self.lock = lock }
+
+    func start() { BackgroundThread.start { self.run() } }
+
+    /// Marks a suspended connection for resuming; the lock held.
+    func add(_ connection: OpaquePointer) {
+        if marked.isEmpty { lock.broadcast() }
+        marked.append(connection)
+    }
+
+    private func run() {
+        lock.lock()
+        while true {
+            while marked.isEmpty && !ending { lock.wait() }
+            if marked.isEmpty { break }
+            let connections = marked
+            marked.removeAll(keepingCapacity: true)
+            lock.unlock()
+            for connection in connections { MHD_resume_connection(connection) }
+            lock.lock()
+        }
+        ended = true
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// Resumes what is still marked, then ends the thread (before libmicrohttpd stops: nothing may stay suspended).
+    func end() {
+        lock.lock()
+        ending = true
+        lock.broadcast()
+        while !ended { lock.wait() }
+        lock.unlock()
+    }
+}
+
 /// One client of an event stream: its queue, and whether its connection is suspended for want of anything to send.
 /// Its state is the server's lock's: appended to on the loop's thread, read on libmicrohttpd's.
 final class EventStream {
-    private let connection: OpaquePointer
+    let connection: OpaquePointer
     private let lock: ConditionLock
     /// What is queued: whole events, each shared by every stream (a frame is copied once, not once per client), from
     /// `first`, of which `sent` bytes are sent; `queued` bytes in all.
@@ -323,14 +382,15 @@ final class EventStream {
         self.lock = lock
         chunks = initial.isEmpty ? [] : [initial]
         queued = initial.count
-        waitingSince = MonotonicClock.now().microseconds
+        waitingSince = Clock.monotonicMicroseconds()
     }
 
     /// Queues `bytes`, or drops the client when its queue would pass ``HTTPServer/queueLimit`` or it has taken
     /// nothing of it for ``HTTPServer/stallLimit`` (it stopped reading: what it holds is memory, and the device's
     /// frames go on). The lock held.
-    func append(_ bytes: [UInt8], now: Int64) {
-        guard !dropped, !closing else { return }
+    /// - Returns: whether its connection is to be resumed (it was suspended: it now has something to send or to end).
+    func append(_ bytes: [UInt8], now: Int64) -> Bool {
+        guard !dropped, !closing else { return false }
         if queued == 0 { waitingSince = now }
         if queued + bytes.count > HTTPServer.queueLimit || now - waitingSince > HTTPServer.stallLimit {
             dropped = true
@@ -342,20 +402,21 @@ final class EventStream {
             chunks.append(bytes)
             queued += bytes.count
         }
-        resume()
+        return resumed()
     }
 
     /// The end: what is queued is still sent, then the stream's last chunk. The lock held.
-    func close() {
+    /// - Returns: whether its connection is to be resumed.
+    func close() -> Bool {
         closing = true
-        resume()
+        return resumed()
     }
 
-    /// The lock held.
-    private func resume() {
-        guard suspended else { return }
+    /// No longer suspended, from now: the caller resumes the connection when this says it was.
+    private func resumed() -> Bool {
+        guard suspended else { return false }
         suspended = false
-        MHD_resume_connection(connection)
+        return true
     }
 
     /// libmicrohttpd's content reader, on its thread: what is queued, else the end (closing, dropped), else a
@@ -388,7 +449,7 @@ final class EventStream {
                 chunks.removeFirst(first)
                 first = 0
             }
-            waitingSince = MonotonicClock.now().microseconds
+            waitingSince = Clock.monotonicMicroseconds()
             return copied
         }
         if closing { return plumometer_mhd_end_of_stream }

@@ -96,7 +96,7 @@ public final class LatestStateWriter: LatestStateSink, @unchecked Sendable {
         condition.lock()
         stopping = true
         condition.broadcast()
-        let deadline = MonotonicClock.now().microseconds + Int64((timeout * 1_000_000).rounded())
+        let deadline = Clock.monotonicMicroseconds() + Int64((timeout * 1_000_000).rounded())
         finishWaiting = true
         while (writing || !queue.isEmpty) && failure == nil {
             if !condition.wait(untilMonotonicMicroseconds: deadline) { break }

@@ -51,7 +51,8 @@ public final class ConditionLock: @unchecked Sendable {
         precondition(status == 0, "pthread_cond_wait failed: \(status)")
     }
 
-    /// Waits (the lock held) until signalled or `CLOCK_MONOTONIC` reaches `deadline` microseconds.
+    /// Waits (the lock held) until signalled or `CLOCK_MONOTONIC` reaches `deadline` microseconds (from
+    /// ``Clock/monotonicMicroseconds()``: the runtime's clock may be a test's).
     /// The corresponding C function is `pthread_cond_timedwait`.
     /// - Returns: false once the deadline has passed.
     public func wait(untilMonotonicMicroseconds deadline: Int64) -> Bool {

@@ -59,7 +59,10 @@ public final class ServeApp: HTTPHandler, ReadingOutput {
 
     /// A line of the stream: kept as the latest state and published as one event.
     fileprivate func received(_ line: String) {
-        let object = line.hasSuffix("\n") ? String(line.dropLast()) : line
+        // Without its line end: `removeLast` looks at the last character only (`dropLast` counts every character of
+        // the line first: a 3.5 KB frame of 16 contacts, a thousand times a second, on the reading thread).
+        var object = line
+        if object.utf8.last == UInt8(ascii: "\n") { object.removeLast() }
         let event: String
         if object.hasPrefix("{\"type\":\"frame\"") {
             frameObject = object
@@ -100,7 +103,13 @@ public final class ServeApp: HTTPHandler, ReadingOutput {
     }
 
     static func event(_ name: String, _ object: String) -> String {
-        "event: " + name + "\ndata: " + object + "\n\n"
+        var event = "event: "
+        event.reserveCapacity(name.utf8.count + object.utf8.count + 16)
+        event += name
+        event += "\ndata: "
+        event += object
+        event += "\n\n"
+        return event
     }
 
     /// Headers on every answer: no caching, no sniffing, nothing but this server's own resources, no framing.
