@@ -36,7 +36,7 @@ PARTS = [
     ("decoder: ContactDecoder.consume", ["14PlumometerCore14ContactDecoderV7consume"]),
     ("tracker: WeightTracker.consume", ["14PlumometerCore13WeightTrackerV7consume"]),
     ("JSON line: JSONLinesFormatter.frame", ["16PlumometerOutput18JSONLinesFormatterV5frame"]),
-    ("the write: LatestStateWriter.write", ["13PlumometerCLI17LatestStateWriterC5write"]),
+    ("the write: LatestStateWriter.write", ["15PlumometerLinux17LatestStateWriterC5write"]),
 ]
 LIBEVDEV = "libevdev_next_event"
 # When the reader feeds a whole read to the decoder at once (ContactDecoder.consume(_:each:)), the per-event consume

@@ -73,8 +73,16 @@ struct HTTPServerTests {
     final class Collected: @unchecked Sendable {
         private let lock = NSLock()
         private var answers: [Int: String] = [:]
-        func put(_ index: Int, _ text: String) { lock.withLock { answers[index] = text } }
-        var all: [Int: String] { lock.withLock { answers } }
+        func put(_ index: Int, _ text: String) {
+            lock.lock()
+            answers[index] = text
+            lock.unlock()
+        }
+        var all: [Int: String] {
+            lock.lock()
+            defer { lock.unlock() }
+            return answers
+        }
     }
 
     static let anyPort = ListenAddress(bytes: [127, 0, 0, 1], port: 0)
