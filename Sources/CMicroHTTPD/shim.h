@@ -31,10 +31,10 @@ static void plumometer_mhd_logger(void *cls, const char *format, va_list argumen
 }
 
 /*
- * A daemon on one address (4 bytes: IPv4, 16: IPv6; network order) and port (0: any free one), on a thread of its
- * own (epoll), with suspend/resume (event streams waiting for text; requests waiting for the caller's loop to answer
- * them), a connection timeout (slow or stalled clients), a limit of connections and of each connection's memory
- * (oversized headers are answered by libmicrohttpd).
+ * A daemon on one address (4 bytes: IPv4, 16: IPv6; network order) and port (0: any free one), with external epoll
+ * (the caller's thread runs it: MHD_run when its epoll descriptor is ready), suspend/resume (event streams waiting
+ * for text; requests waiting for the caller's loop to answer them), a connection timeout (slow or stalled clients),
+ * a limit of connections and of each connection's memory (oversized headers are answered by libmicrohttpd).
  */
 static inline struct MHD_Daemon *plumometer_mhd_start(
 	const unsigned char *address, size_t address_length, uint16_t port, MHD_AccessHandlerCallback handler,
@@ -44,7 +44,7 @@ static inline struct MHD_Daemon *plumometer_mhd_start(
 	struct sockaddr_in v4;
 	struct sockaddr_in6 v6;
 	struct sockaddr *socket_address;
-	unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+	unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
 	if (address_length == 16) {
 		memset(&v6, 0, sizeof v6);
 		v6.sin6_family = AF_INET6;
@@ -69,11 +69,26 @@ static inline struct MHD_Daemon *plumometer_mhd_start(
 		MHD_OPTION_END);
 }
 
+/* The daemon's epoll descriptor, to poll on the thread that runs it (-1 without one). */
+static inline int plumometer_mhd_epoll_fd(struct MHD_Daemon *daemon)
+{
+	const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_EPOLL_FD);
+	return info == NULL ? -1 : info->epoll_fd;
+}
+
 /* The port the daemon listens on (the one chosen for port 0), 0 when unknown. */
 static inline uint16_t plumometer_mhd_port(struct MHD_Daemon *daemon)
 {
 	const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
 	return info == NULL ? 0 : info->port;
+}
+
+/* Milliseconds until libmicrohttpd needs MHD_run for a timeout, -1 for none. */
+static inline long long plumometer_mhd_timeout_ms(struct MHD_Daemon *daemon)
+{
+	MHD_UNSIGNED_LONG_LONG timeout = 0;
+	if (MHD_get_timeout(daemon, &timeout) != MHD_YES) return -1;
+	return timeout > 86400000ULL ? 86400000LL : (long long)timeout;
 }
 
 /* Whether the peer of a connection is a loopback address: 127.0.0.0/8, ::1 or an IPv4-mapped 127.x.y.z. */

@@ -3,9 +3,11 @@ import CPOSIX
 import Glibc
 public import PlumometerSeams
 
-/// The transport of `plumometer serve`: libmicrohttpd listening on one address, on a thread of its own, so that no
-/// client, however many or however slow, makes the session's loop read the device late: the loop only hands over
-/// text and answers. It parses nothing itself: each request's method, path, `Host`, `Origin` and whether its peer is
+/// The transport of `plumometer serve`: libmicrohttpd listening on one address, run on a thread of its own (a
+/// ``ServerThread``: `MHD_run` when libmicrohttpd's epoll descriptor is ready), so that no client, however many or
+/// however slow, makes the session's loop read the device late: the loop only hands over text and answers. (Not
+/// libmicrohttpd's own thread: a thread a C library starts is one ThreadSanitizer never sees begin, and Swift code
+/// run on it crashes an instrumented build.) It parses nothing itself: each request's method, path, `Host`, `Origin` and whether its peer is
 /// a loopback address go to the ``HTTPHandler``, on the loop's thread (the request waits, suspended, until the loop
 /// has answered it: an eventfd wakes the loop), and libmicrohttpd's thread writes the answer.
 ///
@@ -56,6 +58,9 @@ public final class HTTPServer: HTTPTransport {
     private var daemon: OpaquePointer?
     /// Readable when a request waits for the loop's answer.
     private let requestsWaiting: Int32
+    /// Wakes the ``ServerThread`` for connections resumed from other threads (libmicrohttpd's epoll descriptor does
+    /// not become ready for them) and for its end.
+    private let serverWake: Int32
     private var watchToken: Int?
     private var nextKeepAlive: Int64
     /// Guards what follows, shared with libmicrohttpd's thread; signalled when a stream ends.
@@ -66,6 +71,7 @@ public final class HTTPServer: HTTPTransport {
     /// Requests answered 503 by ``stop()`` whose answer is still being written.
     private var answeringAtStop = 0
     private let resumer: Resumer
+    private var thread: ServerThread?
 
     /// Starts listening on `address`, libmicrohttpd's thread serving, and watches for requests in `loop`.
     /// - Throws: ``HTTPServerError`` when the address cannot be listened on (in use, not this machine's, ...).
@@ -74,9 +80,15 @@ public final class HTTPServer: HTTPTransport {
         self.loop = loop
         nextKeepAlive = Clock.monotonicMicroseconds() + Self.keepAliveInterval
         self.address = address
-        resumer = Resumer(lock: lock)
         requestsWaiting = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard requestsWaiting >= 0 else { throw HTTPServerError(address: address, errno: errno) }
+        serverWake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        resumer = Resumer(lock: lock, wake: serverWake)
+        guard requestsWaiting >= 0, serverWake >= 0 else {
+            let failure = HTTPServerError(address: address, errno: errno)
+            if requestsWaiting >= 0 { close(requestsWaiting) }
+            if serverWake >= 0 { close(serverWake) }
+            throw failure
+        }
         let context = Unmanaged.passUnretained(self).toOpaque()
         errno = 0
         let started = address.bytes.withUnsafeBufferPointer { bytes in
@@ -97,10 +109,14 @@ public final class HTTPServer: HTTPTransport {
         guard let started else {
             let failure = HTTPServerError(address: address, errno: errno)
             close(requestsWaiting)
+            close(serverWake)
             throw failure
         }
         daemon = started
         resumer.start()
+        let thread = ServerThread(daemon: started, lock: lock, wake: serverWake)
+        thread.start()
+        self.thread = thread
         let port = Int(plumometer_mhd_port(started))
         if port != 0 { self.address = ListenAddress(bytes: address.bytes, port: port) }
         watchToken = loop.watch(requestsWaiting) { [unowned self] in self.answerWaiting() }
@@ -109,6 +125,7 @@ public final class HTTPServer: HTTPTransport {
     deinit {
         stop()
         close(requestsWaiting)
+        close(serverWake)
     }
 
     public var streamCount: Int {
@@ -157,6 +174,7 @@ public final class HTTPServer: HTTPTransport {
             answeringAtStop += 1
             MHD_resume_connection(exchange.connection)
         }
+        if !waiting.isEmpty { wakeServer() }
         waiting.removeAll()
         for stream in streams.values where stream.close() { resumer.add(stream.connection) }
         while !streams.isEmpty || answeringAtStop > 0 {
@@ -164,6 +182,8 @@ public final class HTTPServer: HTTPTransport {
         }
         lock.unlock()
         resumer.end()
+        thread?.end()
+        thread = nil
         MHD_stop_daemon(daemon)
         self.daemon = nil
         lock.lock()
@@ -198,6 +218,12 @@ public final class HTTPServer: HTTPTransport {
             MHD_resume_connection(exchange.connection)
             lock.unlock()
         }
+        if !taken.isEmpty { wakeServer() }
+    }
+
+    private func wakeServer() {
+        var one: UInt64 = 1
+        _ = write(serverWake, &one, MemoryLayout<UInt64>.size)
     }
 
     /// One call of libmicrohttpd's access handler, on its thread. The first call of a request only says it is
@@ -316,15 +342,76 @@ public struct HTTPServerError: Error, CustomStringConvertible {
     }
 }
 
+/// The thread that runs libmicrohttpd: waits for its epoll descriptor (or its next timeout, or ``end()``) and calls
+/// `MHD_run`, in which every callback of the server runs. Its flags are the server's lock's.
+private final class ServerThread: @unchecked Sendable {
+    private let daemon: OpaquePointer
+    private let lock: ConditionLock
+    /// The server's eventfd that wakes the thread (connections resumed, the end).
+    private let wake: Int32
+    private var ending = false
+    private var ended = false
+
+    init(daemon: OpaquePointer, lock: ConditionLock, wake: Int32) {
+        self.daemon = daemon
+        self.lock = lock
+        self.wake = wake
+    }
+
+    func start() { BackgroundThread.start { self.run() } }
+
+    private func run() {
+        var ready = [
+            pollfd(fd: plumometer_mhd_epoll_fd(daemon), events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            lock.lock()
+            let stop = ending
+            lock.unlock()
+            if stop { break }
+            // libmicrohttpd's next timeout (a slow header, an idle connection), at most a second away.
+            let timeout = plumometer_mhd_timeout_ms(daemon)
+            _ = poll(&ready, 2, Int32(timeout < 0 ? 1_000 : Swift.min(timeout, 1_000)))
+            if ready[1].revents != 0 {
+                var count: UInt64 = 0
+                _ = read(wake, &count, MemoryLayout<UInt64>.size)
+            }
+            _ = MHD_run(daemon)
+        }
+        lock.lock()
+        ended = true
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// Ends the thread after its current `MHD_run`, and waits for it.
+    func end() {
+        lock.lock()
+        ending = true
+        lock.unlock()
+        var one: UInt64 = 1
+        _ = write(wake, &one, MemoryLayout<UInt64>.size)
+        lock.lock()
+        while !ended { lock.wait() }
+        lock.unlock()
+    }
+}
+
 /// The thread that resumes the event streams' connections the loop marked (``HTTPServer``), in the order marked.
 /// Its list is the server's lock's.
 private final class Resumer: @unchecked Sendable {
     private let lock: ConditionLock
+    /// The server's eventfd that wakes the ``ServerThread`` to take up what was resumed.
+    private let wake: Int32
     private var marked: [OpaquePointer] = []
     private var ending = false
     private var ended = false
 
-    init(lock: ConditionLock) { self.lock = lock }
+    init(lock: ConditionLock, wake: Int32) {
+        self.lock = lock
+        self.wake = wake
+    }
 
     func start() { BackgroundThread.start { self.run() } }
 
@@ -343,6 +430,8 @@ private final class Resumer: @unchecked Sendable {
             marked.removeAll(keepingCapacity: true)
             lock.unlock()
             for connection in connections { MHD_resume_connection(connection) }
+            var one: UInt64 = 1
+            _ = write(wake, &one, MemoryLayout<UInt64>.size)
             lock.lock()
         }
         ended = true
