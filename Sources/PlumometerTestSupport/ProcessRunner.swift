@@ -115,10 +115,14 @@ public enum ProcessRunner {
             let processGroup = process.processIdentifier
             kill(-processGroup, SIGTERM)
             kill(processGroup, SIGTERM)
-            _ = finished.wait(timeout: .now() + 2)
+            let stopped = finished.wait(timeout: .now() + 2) == .success
+            // What is left of the group (a grandchild that ignored SIGTERM); the child only while it is not reaped,
+            // so that its number, free again, is never signalled.
             kill(-processGroup, SIGKILL)
-            kill(processGroup, SIGKILL)
-            finished.wait()
+            if !stopped {
+                kill(processGroup, SIGKILL)
+                finished.wait()
+            }
         }
         // A grandchild that kept the pipes open (it outlived its parent) must not hang the test either: after a
         // while the result is what was read so far. The readers are left to end with the pipes; closing a
