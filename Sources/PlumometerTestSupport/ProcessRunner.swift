@@ -20,15 +20,29 @@ public struct ProcessResult: Sendable, Hashable {
 
 /// Runs a program to completion with a timeout, capturing its output, so that tests never hang.
 public enum ProcessRunner {
-    /// Unblocks every signal, restores the dispositions Python changes, then becomes the program (looked up in
-    /// `PATH` when it has no slash).
+    /// Unblocks every signal, restores the dispositions Python changes, makes a process group of its own (so that
+    /// ``run(_:_:environment:stdin:timeout:currentDirectory:)`` can end everything it starts), then becomes the
+    /// program (looked up in `PATH` when it has no slash).
     public static let cleanSignals = """
         import os, signal, sys
         signal.pthread_sigmask(signal.SIG_SETMASK, set())
         for number in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(number, signal.SIG_DFL)
+        os.setpgid(0, 0)
         os.execvp(sys.argv[1], sys.argv[1:])
         """
+
+    /// The arguments of `timeout` (before the program and its own) that send the program `signal` after `seconds`
+    /// and pass on its exit status (128 + N when signal N ended it): a user's `kill` at a set time.
+    ///
+    /// `--foreground`: without it GNU timeout follows the signal with a SIGCONT to the program and its process
+    /// group. An AddressSanitizer build that has just stopped may then be in LeakSanitizer's exit check, which
+    /// stops every thread with `ptrace` first; a SIGCONT arriving there discards the SIGSTOP of the attach, and the
+    /// check waits for that thread for ever. The run hung until the runner's timeout, which returned it without the
+    /// output it had read: the "JSON line unfinished" of `RecordFormatTests` and `StreamTests` under ASan.
+    public static func timeoutArguments(_ seconds: Double, signal: String = "TERM") -> [String] {
+        ["--foreground", "--preserve-status", "-s", signal, String(seconds)]
+    }
 
     /// Runs `executable` with `arguments`.
     ///
@@ -37,7 +51,7 @@ public enum ProcessRunner {
     ///   - arguments: its arguments.
     ///   - environment: variables to set on top of the current environment.
     ///   - stdin: bytes for its standard input (closed after them).
-    ///   - timeout: seconds after which it is sent SIGTERM, then SIGKILL two seconds later.
+    ///   - timeout: seconds after which its process group is sent SIGTERM, then SIGKILL two seconds later.
     ///   - currentDirectory: the working directory, or nil for the current one.
     /// - Returns: the exit status or signal and everything it wrote.
     /// - Throws: when the program cannot be started.
@@ -64,14 +78,23 @@ public enum ProcessRunner {
         process.standardError = errPipe
         process.standardInput = inPipe
 
-        // Read both pipes concurrently so that a chatty child never blocks on a full pipe.
+        // Read both pipes concurrently so that a chatty child never blocks on a full pipe; what is read is kept as
+        // it comes, so a run that has to be given up on still returns everything it wrote until then.
         let collected = CollectedOutput()
         let group = DispatchGroup()
         for (pipe, isError) in [(outPipe, false), (errPipe, true)] {
             group.enter()
             DispatchQueue.global().async {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                collected.set(data, isError: isError)
+                let descriptor = pipe.fileHandleForReading.fileDescriptor
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    if count > 0 {
+                        collected.append(buffer[..<count], isError: isError)
+                    } else if count == 0 || errno != EINTR {
+                        break
+                    }
+                }
                 group.leave()
             }
         }
@@ -87,17 +110,24 @@ public enum ProcessRunner {
         var timedOut = false
         if finished.wait(timeout: .now() + timeout) == .timedOut {
             timedOut = true
-            kill(process.processIdentifier, SIGTERM)
-            if finished.wait(timeout: .now() + 2) == .timedOut {
-                kill(process.processIdentifier, SIGKILL)
+            // The whole process group: a program under `umockdev-run` or `timeout` that did not stop would otherwise
+            // live on after them, holding the pipes (and, hung in an exit check, spinning on a core).
+            let processGroup = process.processIdentifier
+            kill(-processGroup, SIGTERM)
+            kill(processGroup, SIGTERM)
+            let stopped = finished.wait(timeout: .now() + 2) == .success
+            // What is left of the group (a grandchild that ignored SIGTERM); the child only while it is not reaped,
+            // so that its number, free again, is never signalled.
+            kill(-processGroup, SIGKILL)
+            if !stopped {
+                kill(processGroup, SIGKILL)
                 finished.wait()
             }
         }
-        // A grandchild that kept the pipes open (it outlived its parent) must not hang the test either.
-        if group.wait(timeout: .now() + 5) == .timedOut {
-            try? outPipe.fileHandleForReading.close()
-            try? errPipe.fileHandleForReading.close()
-        }
+        // A grandchild that kept the pipes open (it outlived its parent) must not hang the test either: after a
+        // while the result is what was read so far. The readers are left to end with the pipes; closing a
+        // descriptor a reader still uses would only make it fail, or read whatever file takes the number next.
+        _ = group.wait(timeout: .now() + 5)
         let (out, err) = collected.values()
         let bySignal = process.terminationReason == .uncaughtSignal
         return ProcessResult(
@@ -116,10 +146,10 @@ private final class CollectedOutput: @unchecked Sendable {
     private var out = Data()
     private var err = Data()
 
-    func set(_ data: Data, isError: Bool) {
+    func append(_ bytes: ArraySlice<UInt8>, isError: Bool) {
         lock.lock()
         defer { lock.unlock() }
-        if isError { err = data } else { out = data }
+        if isError { err.append(contentsOf: bytes) } else { out.append(contentsOf: bytes) }
     }
 
     func values() -> (Data, Data) {

@@ -40,7 +40,7 @@ struct CalibrateDeviceTests {
 
         let stream = try device.run(
             "timeout",
-            ["--preserve-status", "-s", "TERM", "2", try CLI.binary, "--device", node, "-f", "jsonl"],
+            ProcessRunner.timeoutArguments(2) + [try CLI.binary, "--device", node, "-f", "jsonl"],
             events: events,
             environment: ["XDG_CONFIG_HOME": config.path],
             timeout: 40

@@ -84,7 +84,7 @@ extension EmulatedStreams {
         )
         // ProcessRunner starts it with no signal blocked, as a shell would, so SIGTERM acts as a user's `kill`.
         let command =
-            ["timeout", "--preserve-status", "-s", "TERM", String(seconds), try CLI.binary]
+            ["timeout"] + ProcessRunner.timeoutArguments(seconds) + [try CLI.binary]
             + ["--device", device.node, "-f", "jsonl"]
         let environment = ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         guard let script else {

@@ -15,7 +15,7 @@ struct ListBestLineEscapingTests {
         let device = try EmulatedDevice(description, node: "/dev/input/event6", label: "best-line")
         let result = try device.run(
             "timeout",
-            ["--preserve-status", "-s", "TERM", "5", try CLI.binary, "list"],
+            ProcessRunner.timeoutArguments(5) + [try CLI.binary, "list"],
             environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         )
         #expect(result.status == 0, "\(result.stderr)")

@@ -56,7 +56,7 @@ struct ListTests {
         }
         return try devices.run(
             "timeout",
-            ["--preserve-status", "-s", "TERM", "2", try CLI.binary] + arguments,
+            ProcessRunner.timeoutArguments(2) + [try CLI.binary] + arguments,
             events: eventsFile,
             into: events?.node,
             environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
@@ -115,7 +115,7 @@ struct ListTests {
     func aNameWithNoDevicesAtAll() throws {
         let result = try ProcessRunner.run(
             try #require(Umockdev.runner).path,
-            ["--", "timeout", "--preserve-status", "-s", "TERM", "2", try CLI.binary, "record", "-d", "pad"],
+            ["--", "timeout"] + ProcessRunner.timeoutArguments(2) + [try CLI.binary, "record", "-d", "pad"],
             environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path],
             timeout: 30
         )

@@ -18,10 +18,11 @@ struct RecordFormatTests {
     static func liveFrames(_ device: EmulatedDevice, events: URL) throws -> [String] {
         let live = try device.run(
             "timeout",
-            ["--preserve-status", "-s", "TERM", "6", try CLI.binary, "-d", device.node, "-f", "jsonl"],
+            ProcessRunner.timeoutArguments(6) + [try CLI.binary, "-d", device.node, "-f", "jsonl"],
             events: events,
             environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         )
+        #expect(live.status == 0 && !live.timedOut, "status \(String(describing: live.status)): \(live.stderr)")
         return try RecordTests.contactsPerFrame(live)
     }
 
@@ -162,8 +163,8 @@ struct RecordFormatTests {
         let recording = device.directory.appendingPathComponent(name)
         let stream = try device.run(
             "timeout",
-            [
-                "--preserve-status", "-s", "TERM", "3", try CLI.binary, "-d", node, "-f", "jsonl", "--record",
+            ProcessRunner.timeoutArguments(3) + [
+                try CLI.binary, "-d", node, "-f", "jsonl", "--record",
                 recording.path,
             ],
             events: events,

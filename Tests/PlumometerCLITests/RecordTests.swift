@@ -50,7 +50,7 @@ struct RecordTests {
         // The same device live, and the recording replayed: the same contacts frame by frame.
         let live = try device.run(
             "timeout",
-            ["--preserve-status", "-s", "TERM", "3", try CLI.binary, "--device", node, "-f", "jsonl"],
+            ProcessRunner.timeoutArguments(3) + [try CLI.binary, "--device", node, "-f", "jsonl"],
             events: events,
             environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         )
@@ -64,7 +64,7 @@ struct RecordTests {
         let again = try device.eventsFile(text: text, named: "again.evemu")
         let relive = try device.run(
             "timeout",
-            ["--preserve-status", "-s", "TERM", "3", try CLI.binary, "--device", node, "-f", "jsonl"],
+            ProcessRunner.timeoutArguments(3) + [try CLI.binary, "--device", node, "-f", "jsonl"],
             events: again,
             environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
         )

@@ -55,7 +55,7 @@ struct StopSignalTests {
     static func killed(after delay: Double, _ arguments: [String], in directory: URL) throws -> ProcessResult {
         try ProcessRunner.run(
             "timeout",
-            ["--preserve-status", "-s", "TERM", String(delay), try CLI.binary] + arguments,
+            ProcessRunner.timeoutArguments(delay) + [try CLI.binary] + arguments,
             environment: ["XDG_CONFIG_HOME": directory.path],
             timeout: 30
         )

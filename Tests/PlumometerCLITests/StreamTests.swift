@@ -34,12 +34,12 @@ struct StreamTests {
             )
             events = try device.eventsFile(text: text)
         }
-        // `timeout --preserve-status` delivers a real SIGTERM and passes on plumometer's own exit status; a
-        // `shell` script gets the command line as "$@" instead, to send other signals.
+        // `timeout` (``ProcessRunner/timeoutArguments(_:signal:)``) delivers a real SIGTERM and passes on plumometer's
+        // own exit status; a `shell` script gets the command line as "$@" instead, to send other signals.
         let command = [try CLI.binary, "--device", node] + arguments
         let program =
             shell.map { ["/bin/bash", "-c", $0, "bash"] }
-            ?? ["timeout", "--preserve-status", "-s", "TERM", String(seconds)]
+            ?? ["timeout"] + ProcessRunner.timeoutArguments(seconds)
         return try device.run(
             program[0],
             Array(program.dropFirst()) + command,

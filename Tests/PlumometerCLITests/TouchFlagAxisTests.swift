@@ -50,7 +50,7 @@ import Testing
         func run(_ arguments: [String]) throws -> ProcessResult {
             try device.run(
                 "timeout",
-                ["--preserve-status", "-s", "TERM", "5", try CLI.binary] + arguments,
+                ProcessRunner.timeoutArguments(5) + [try CLI.binary] + arguments,
                 environment: ["XDG_CONFIG_HOME": try CLI.temporaryDirectory().path]
             )
         }

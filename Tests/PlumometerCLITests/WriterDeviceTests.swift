@@ -31,8 +31,8 @@ struct WriterDeviceTests {
         let recording = small.appendingPathComponent("kept.evemu")
         let stream = try device.run(
             "timeout",
-            [
-                "--preserve-status", "-s", "TERM", "3", try CLI.binary, "-d", device.node, "-f", "jsonl", "--record",
+            ProcessRunner.timeoutArguments(3) + [
+                try CLI.binary, "-d", device.node, "-f", "jsonl", "--record",
                 recording.path,
             ],
             events: events,
@@ -91,7 +91,7 @@ struct WriterDeviceTests {
         try Data(old.utf8).write(to: log)
         let result = try device.run(
             "timeout",
-            ["--preserve-status", "-s", "TERM", "3", "/bin/sh", "-c", script],
+            ProcessRunner.timeoutArguments(3) + ["/bin/sh", "-c", script],
             events: events,
             environment: [
                 "STATE_DIRECTORY": state.path, "PLUMOMETER_MAX_SIZE": "4K", "PLUMOMETER_KEEP": "1",
