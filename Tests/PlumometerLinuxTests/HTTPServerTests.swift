@@ -198,6 +198,38 @@ struct HTTPServerTests {
         }
     }
 
+    @Test func itsThreadsYieldACoreToTheReadingOne() throws {
+        let before = try Self.niceValues()
+        let server = try HTTPServer(address: Self.anyPort, handler: Handler(), loop: try WatchedLoop())
+        defer { server.stop() }
+        // The server thread and the resumer: 10 steps nicer than the thread that made them, which stays as it was.
+        let deadline = Date().addingTimeInterval(10)
+        var added: [Int32] = []
+        while Date() < deadline {
+            let now = try Self.niceValues()
+            added = now.filter { before[$0.key] == nil }.map(\.value).sorted()
+            if added.count >= 2 && added.allSatisfy({ $0 != 0 }) { break }
+            usleep(10_000)
+        }
+        let own = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        #expect(added.filter { $0 == Swift.min(19, own + 10) }.count == 2, "nice values of the new threads: \(added)")
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == own)
+    }
+
+    /// Each thread of this process and its nice value (/proc/self/task/TID/stat, the 19th field).
+    static func niceValues() throws -> [String: Int32] {
+        var values: [String: Int32] = [:]
+        for task in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") {
+            guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                let end = stat.range(of: ") ", options: .backwards)
+            else { continue }
+            // After the command's closing parenthesis: state is field 3, nice field 19.
+            let fields = stat[end.upperBound...].split(separator: " ")
+            if fields.count > 16, let nice = Int32(fields[16]) { values[task] = nice }
+        }
+        return values
+    }
+
     /// The data of an HTTP/1.1 chunked body (`SIZE\r\nDATA\r\n`... `0\r\n\r\n`), nil when it is not one.
     static func unchunked(_ body: String) -> String? {
         var rest = Substring(body).utf8[...]

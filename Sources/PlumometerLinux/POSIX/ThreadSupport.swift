@@ -90,6 +90,20 @@ public enum BackgroundThread {
     }
 }
 
+extension BackgroundThread {
+    /// Raises the calling thread's nice value by `steps` (at most to 19), so that it yields a core to the process's
+    /// other threads, the one that reads the device first. Linux keeps a nice value per thread, and raising one needs
+    /// no privilege; a failure leaves the thread as it was. The corresponding C functions are `getpriority` and
+    /// `setpriority` (`PRIO_PROCESS` and 0: the calling thread, on Linux).
+    public static func yieldToOthers(steps: Int32 = 10) {
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        errno = 0
+        let current = getpriority(which, 0)
+        guard errno == 0 else { return }
+        _ = setpriority(which, 0, Swift.min(19, current + steps))
+    }
+}
+
 /// The closure handed across `pthread_create`.
 private final class ThreadBody: @unchecked Sendable {
     let run: @Sendable () -> Void
