@@ -7,9 +7,10 @@ public import PlumometerSeams
 /// ``ServerThread``: `MHD_run` when libmicrohttpd's epoll descriptor is ready), so that no client, however many or
 /// however slow, makes the session's loop read the device late: the loop only hands over text and answers. (Not
 /// libmicrohttpd's own thread: a thread a C library starts is one ThreadSanitizer never sees begin, and Swift code
-/// run on it crashes an instrumented build.) It parses nothing itself: each request's method, path, `Host`, `Origin` and whether its peer is
-/// a loopback address go to the ``HTTPHandler``, on the loop's thread (the request waits, suspended, until the loop
-/// has answered it: an eventfd wakes the loop), and libmicrohttpd's thread writes the answer.
+/// run on it crashes an instrumented build.) It parses nothing itself: each request's method, path, `Host`,
+/// `Origin` and whether its peer is a loopback address go to the ``HTTPHandler``, on the loop's thread (the request
+/// waits, suspended, until the loop has answered it: an eventfd wakes the loop), and the server thread writes the
+/// answer.
 ///
 /// Event streams (`text/event-stream`) are responses whose body comes from a queue of their own: what is published
 /// is appended to every queue (one copy of the text shared by all), and a stream with nothing to send is suspended
@@ -19,13 +20,13 @@ public import PlumometerSeams
 /// does not notice on its own).
 ///
 /// The threads share the streams, the requests waiting for the loop and whether the server is stopping, under one
-/// lock. A stream is suspended under it (libmicrohttpd's thread, nothing to send) and marked for resuming under it
+/// lock. A stream is suspended under it (the server thread, nothing to send) and marked for resuming under it
 /// (the loop, text published), so each suspension is resumed exactly once, as libmicrohttpd requires (resuming a
 /// connection that is not suspended is undefined). The resuming itself is a third thread's (``Resumer``): with a
 /// hundred clients a frame resumes a hundred connections, each a wait for libmicrohttpd's own lock, and that is
 /// not the reading thread's to wait for. Both threads run 10 steps nicer than the reading one, which a busy machine
-/// then wakes first. Its times are `CLOCK_MONOTONIC`'s own (``Clock``), not the runtime's: they
-/// are deadlines for real threads and condition variables, whatever clock a test gives the session.
+/// then wakes first. Its times are `CLOCK_MONOTONIC`'s own (``Clock``), not the runtime's: they are deadlines for
+/// real threads and condition variables, whatever clock a test gives the session.
 public final class HTTPServer: HTTPTransport {
     public private(set) var address: ListenAddress
     /// The most an event stream may hold unsent, in bytes, before its client is dropped (a burst of frames read in
@@ -64,7 +65,8 @@ public final class HTTPServer: HTTPTransport {
     private let serverWake: Int32
     private var watchToken: Int?
     private var nextKeepAlive: Int64
-    /// Guards what follows, shared with libmicrohttpd's thread; signalled when a stream ends.
+    /// Guards what follows, shared with the server thread and the resumer; signalled when a stream or an answer at
+    /// the stop ends.
     fileprivate let lock = ConditionLock()
     private var streams: [ObjectIdentifier: EventStream] = [:]
     private var waiting: [Exchange] = []
@@ -74,7 +76,7 @@ public final class HTTPServer: HTTPTransport {
     private let resumer: Resumer
     private var thread: ServerThread?
 
-    /// Starts listening on `address`, libmicrohttpd's thread serving, and watches for requests in `loop`.
+    /// Starts listening on `address`, the server thread serving, and watches for requests in `loop`.
     /// - Throws: ``HTTPServerError`` when the address cannot be listened on (in use, not this machine's, ...).
     public init(address: ListenAddress, handler: any HTTPHandler, loop: any EventLoop) throws(HTTPServerError) {
         self.handler = handler
@@ -84,12 +86,8 @@ public final class HTTPServer: HTTPTransport {
         requestsWaiting = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         serverWake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         resumer = Resumer(lock: lock, wake: serverWake)
-        guard requestsWaiting >= 0, serverWake >= 0 else {
-            let failure = HTTPServerError(address: address, errno: errno)
-            if requestsWaiting >= 0 { close(requestsWaiting) }
-            if serverWake >= 0 { close(serverWake) }
-            throw failure
-        }
+        // A failure from here on deinitialises what is made (deinit closes the eventfds).
+        guard requestsWaiting >= 0, serverWake >= 0 else { throw HTTPServerError(address: address, errno: errno) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         errno = 0
         let started = address.bytes.withUnsafeBufferPointer { bytes in
@@ -107,12 +105,7 @@ public final class HTTPServer: HTTPTransport {
                 Self.connectionMemory
             )
         }
-        guard let started else {
-            let failure = HTTPServerError(address: address, errno: errno)
-            close(requestsWaiting)
-            close(serverWake)
-            throw failure
-        }
+        guard let started else { throw HTTPServerError(address: address, errno: errno) }
         daemon = started
         resumer.start()
         let thread = ServerThread(daemon: started, lock: lock, wake: serverWake)
@@ -125,8 +118,8 @@ public final class HTTPServer: HTTPTransport {
 
     deinit {
         stop()
-        close(requestsWaiting)
-        close(serverWake)
+        if requestsWaiting >= 0 { close(requestsWaiting) }
+        if serverWake >= 0 { close(serverWake) }
     }
 
     public var streamCount: Int {
@@ -144,7 +137,7 @@ public final class HTTPServer: HTTPTransport {
         lock.unlock()
     }
 
-    /// The keep-alive comment, when due (libmicrohttpd's own timeouts run on its thread).
+    /// The keep-alive comment, when due (libmicrohttpd's own timeouts run on the server thread).
     public func service() throws {
         let now = Clock.monotonicMicroseconds()
         guard now >= nextKeepAlive else { return }
@@ -227,7 +220,7 @@ public final class HTTPServer: HTTPTransport {
         _ = write(serverWake, &one, MemoryLayout<UInt64>.size)
     }
 
-    /// One call of libmicrohttpd's access handler, on its thread. The first call of a request only says it is
+    /// One call of libmicrohttpd's access handler, on the server thread. The first call of a request only says it is
     /// accepted; a body is read and dropped (no endpoint takes one), at most a few KiB; the last call hands the
     /// request to the loop and suspends it, and once the loop has answered (the connection resumed) it is called
     /// again and queues the answer.
@@ -309,7 +302,7 @@ public final class HTTPServer: HTTPTransport {
     }
 }
 
-/// One request between libmicrohttpd's thread, which reads it and writes its answer, and the loop, which answers
+/// One request between the server thread, which reads it and writes its answer, and the loop, which answers
 /// it. Its fields other than `connection` and `bodySize` are the server's lock's.
 final class Exchange {
     let connection: OpaquePointer
@@ -453,7 +446,7 @@ private final class Resumer: @unchecked Sendable {
 }
 
 /// One client of an event stream: its queue, and whether its connection is suspended for want of anything to send.
-/// Its state is the server's lock's: appended to on the loop's thread, read on libmicrohttpd's.
+/// Its state is the server's lock's: appended to on the loop's thread, read on the server thread.
 final class EventStream {
     let connection: OpaquePointer
     private let lock: ConditionLock
@@ -511,7 +504,7 @@ final class EventStream {
         return true
     }
 
-    /// libmicrohttpd's content reader, on its thread: what is queued, else the end (closing, dropped), else a
+    /// libmicrohttpd's content reader, on the server thread: what is queued, else the end (closing, dropped), else a
     /// suspension.
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
         lock.lock()
