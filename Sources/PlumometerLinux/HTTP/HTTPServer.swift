@@ -45,7 +45,7 @@ public final class HTTPServer: HTTPTransport {
     static let connectionMemory = 32 * 1024
     /// Microseconds ``stop()`` gives the event streams to send what they hold and their last chunk before every
     /// connection is closed (a stop must end within 100 ms).
-    static let closingGrace: Int64 = 30_000
+    static let closingGrace: Int64 = 60_000
     /// The answer to a request that comes while the server stops.
     static let stoppingAnswer = HTTPAnswer.response(
         HTTPResponse(
