@@ -168,7 +168,7 @@ public final class HTTPServer: HTTPTransport {
             answeringAtStop += 1
             MHD_resume_connection(exchange.connection)
         }
-        if !waiting.isEmpty { wakeServer() }
+        if !waiting.isEmpty { notify(serverWake) }
         waiting.removeAll()
         for stream in streams.values where stream.close() { resumer.add(stream.connection) }
         while !streams.isEmpty || answeringAtStop > 0 {
@@ -189,8 +189,7 @@ public final class HTTPServer: HTTPTransport {
     /// event streams (before any later text is published, so a new client misses no frame after its first state)
     /// and resumes their connections.
     private func answerWaiting() {
-        var count: UInt64 = 0
-        _ = read(requestsWaiting, &count, MemoryLayout<UInt64>.size)
+        drain(requestsWaiting)
         lock.lock()
         let taken = waiting
         waiting.removeAll()
@@ -212,12 +211,7 @@ public final class HTTPServer: HTTPTransport {
             MHD_resume_connection(exchange.connection)
             lock.unlock()
         }
-        if !taken.isEmpty { wakeServer() }
-    }
-
-    private func wakeServer() {
-        var one: UInt64 = 1
-        _ = write(serverWake, &one, MemoryLayout<UInt64>.size)
+        if !taken.isEmpty { notify(serverWake) }
     }
 
     /// One call of libmicrohttpd's access handler, on the server thread. The first call of a request only says it is
@@ -258,8 +252,7 @@ public final class HTTPServer: HTTPTransport {
             waiting.append(exchange)
             MHD_suspend_connection(connection)
             lock.unlock()
-            var one: UInt64 = 1
-            _ = write(requestsWaiting, &one, MemoryLayout<UInt64>.size)
+            notify(requestsWaiting)
             return .YES
         }
         let stream = exchange.stream
@@ -302,22 +295,6 @@ public final class HTTPServer: HTTPTransport {
     }
 }
 
-/// One request between the server thread, which reads it and writes its answer, and the loop, which answers
-/// it. Its fields other than `connection` and `bodySize` are the server's lock's.
-final class Exchange {
-    let connection: OpaquePointer
-    /// Bytes of a body received (and dropped).
-    var bodySize = 0
-    var request: HTTPRequest?
-    var answer: HTTPAnswer?
-    /// The event stream registered for it by the loop, when the answer is one.
-    var stream: EventStream?
-    /// Whether ``HTTPServer/stop()`` answered it (and waits for the answer to be written).
-    var answeredAtStop = false
-
-    init(connection: OpaquePointer) { self.connection = connection }
-}
-
 /// An address that cannot be listened on.
 public struct HTTPServerError: Error, CustomStringConvertible {
     public var address: ListenAddress
@@ -333,214 +310,6 @@ public struct HTTPServerError: Error, CustomStringConvertible {
             default: String(cString: strerror(errno))
             }
         return "cannot listen on \(address): \(reason)"
-    }
-}
-
-/// The thread that runs libmicrohttpd: waits for its epoll descriptor (or its next timeout, or ``end()``) and calls
-/// `MHD_run`, in which every callback of the server runs. Its flags are the server's lock's.
-private final class ServerThread: @unchecked Sendable {
-    private let daemon: OpaquePointer
-    private let lock: ConditionLock
-    /// The server's eventfd that wakes the thread (connections resumed, the end).
-    private let wake: Int32
-    private var ending = false
-    private var ended = false
-
-    init(daemon: OpaquePointer, lock: ConditionLock, wake: Int32) {
-        self.daemon = daemon
-        self.lock = lock
-        self.wake = wake
-    }
-
-    func start() { BackgroundThread.start { self.run() } }
-
-    private func run() {
-        BackgroundThread.yieldToOthers()
-        var ready = [
-            pollfd(fd: plumometer_mhd_epoll_fd(daemon), events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
-        ]
-        while true {
-            lock.lock()
-            let stop = ending
-            lock.unlock()
-            if stop { break }
-            // libmicrohttpd's next timeout (a slow header, an idle connection), at most a second away.
-            let timeout = plumometer_mhd_timeout_ms(daemon)
-            _ = poll(&ready, 2, Int32(timeout < 0 ? 1_000 : Swift.min(timeout, 1_000)))
-            if ready[1].revents != 0 {
-                var count: UInt64 = 0
-                _ = read(wake, &count, MemoryLayout<UInt64>.size)
-            }
-            _ = MHD_run(daemon)
-        }
-        lock.lock()
-        ended = true
-        lock.broadcast()
-        lock.unlock()
-    }
-
-    /// Ends the thread after its current `MHD_run`, and waits for it.
-    func end() {
-        lock.lock()
-        ending = true
-        lock.unlock()
-        var one: UInt64 = 1
-        _ = write(wake, &one, MemoryLayout<UInt64>.size)
-        lock.lock()
-        while !ended { lock.wait() }
-        lock.unlock()
-    }
-}
-
-/// The thread that resumes the event streams' connections the loop marked (``HTTPServer``), in the order marked.
-/// Its list is the server's lock's.
-private final class Resumer: @unchecked Sendable {
-    private let lock: ConditionLock
-    /// The server's eventfd that wakes the ``ServerThread`` to take up what was resumed.
-    private let wake: Int32
-    private var marked: [OpaquePointer] = []
-    private var ending = false
-    private var ended = false
-
-    init(lock: ConditionLock, wake: Int32) {
-        self.lock = lock
-        self.wake = wake
-    }
-
-    func start() { BackgroundThread.start { self.run() } }
-
-    /// Marks a suspended connection for resuming; the lock held.
-    func add(_ connection: OpaquePointer) {
-        if marked.isEmpty { lock.broadcast() }
-        marked.append(connection)
-    }
-
-    private func run() {
-        BackgroundThread.yieldToOthers()
-        lock.lock()
-        while true {
-            while marked.isEmpty && !ending { lock.wait() }
-            if marked.isEmpty { break }
-            let connections = marked
-            marked.removeAll(keepingCapacity: true)
-            lock.unlock()
-            for connection in connections { MHD_resume_connection(connection) }
-            var one: UInt64 = 1
-            _ = write(wake, &one, MemoryLayout<UInt64>.size)
-            lock.lock()
-        }
-        ended = true
-        lock.broadcast()
-        lock.unlock()
-    }
-
-    /// Resumes what is still marked, then ends the thread (before libmicrohttpd stops: nothing may stay suspended).
-    func end() {
-        lock.lock()
-        ending = true
-        lock.broadcast()
-        while !ended { lock.wait() }
-        lock.unlock()
-    }
-}
-
-/// One client of an event stream: its queue, and whether its connection is suspended for want of anything to send.
-/// Its state is the server's lock's: appended to on the loop's thread, read on the server thread.
-final class EventStream {
-    let connection: OpaquePointer
-    private let lock: ConditionLock
-    /// What is queued: whole events, each shared by every stream (a frame is copied once, not once per client), from
-    /// `first`, of which `sent` bytes are sent; `queued` bytes in all.
-    private var chunks: [[UInt8]]
-    private var first = 0
-    private var sent = 0
-    private var queued: Int
-    private var suspended = false
-    private var closing = false
-    private var dropped = false
-    /// When the oldest byte still queued was queued, or last taken (monotonic microseconds).
-    private var waitingSince: Int64
-
-    init(connection: OpaquePointer, initial: [UInt8], lock: ConditionLock) {
-        self.connection = connection
-        self.lock = lock
-        chunks = initial.isEmpty ? [] : [initial]
-        queued = initial.count
-        waitingSince = Clock.monotonicMicroseconds()
-    }
-
-    /// Queues `bytes`, or drops the client when its queue would pass ``HTTPServer/queueLimit`` or it has taken
-    /// nothing of it for ``HTTPServer/stallLimit`` (it stopped reading: what it holds is memory, and the device's
-    /// frames go on). The lock held.
-    /// - Returns: whether its connection is to be resumed (it was suspended: it now has something to send or to end).
-    func append(_ bytes: [UInt8], now: Int64) -> Bool {
-        guard !dropped, !closing else { return false }
-        if queued == 0 { waitingSince = now }
-        if queued + bytes.count > HTTPServer.queueLimit || now - waitingSince > HTTPServer.stallLimit {
-            dropped = true
-            chunks = []
-            first = 0
-            sent = 0
-            queued = 0
-        } else {
-            chunks.append(bytes)
-            queued += bytes.count
-        }
-        return resumed()
-    }
-
-    /// The end: what is queued is still sent, then the stream's last chunk. The lock held.
-    /// - Returns: whether its connection is to be resumed.
-    func close() -> Bool {
-        closing = true
-        return resumed()
-    }
-
-    /// No longer suspended, from now: the caller resumes the connection when this says it was.
-    private func resumed() -> Bool {
-        guard suspended else { return false }
-        suspended = false
-        return true
-    }
-
-    /// libmicrohttpd's content reader, on the server thread: what is queued, else the end (closing, dropped), else a
-    /// suspension.
-    func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        if dropped { return plumometer_mhd_end_with_error }
-        if queued > 0 {
-            let target = UnsafeMutableRawPointer(buffer)
-            var copied = 0
-            while copied < max && first < chunks.count {
-                let chunk = chunks[first]
-                let count = Swift.min(chunk.count - sent, max - copied)
-                chunk.withUnsafeBytes { bytes in
-                    (target + copied).copyMemory(from: bytes.baseAddress! + sent, byteCount: count)
-                }
-                copied += count
-                sent += count
-                if sent == chunk.count {
-                    first += 1
-                    sent = 0
-                }
-            }
-            queued -= copied
-            if first == chunks.count {
-                chunks.removeAll(keepingCapacity: true)
-                first = 0
-            } else if first >= 64 {
-                chunks.removeFirst(first)
-                first = 0
-            }
-            waitingSince = Clock.monotonicMicroseconds()
-            return copied
-        }
-        if closing { return plumometer_mhd_end_of_stream }
-        suspended = true
-        MHD_suspend_connection(connection)
-        return 0
     }
 }
 
@@ -563,16 +332,6 @@ private let requestCompleted: MHD_RequestCompletedCallback = { context, _, state
     state.pointee = nil
     let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeRetainedValue()
     Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().completed(exchange)
-}
-
-private let readStream: MHD_ContentReaderCallback = { context, _, buffer, max in
-    guard let context, let buffer else { return plumometer_mhd_end_with_error }
-    return Unmanaged<EventStream>.fromOpaque(context).takeUnretainedValue().read(into: buffer, max: max)
-}
-
-private let freeStream: MHD_ContentReaderFreeCallback = { context in
-    guard let context else { return }
-    Unmanaged<EventStream>.fromOpaque(context).release()
 }
 
 /// libmicrohttpd's messages: a client that went away is normal for a web page (a tab closed, a reload), not an error
