@@ -4,29 +4,26 @@ import Glibc
 // The threads of ``HTTPServer`` besides the session's loop: the one that runs libmicrohttpd, and the one that resumes
 // the event streams' connections; and the eventfds they wake each other with.
 
-/// A thread of the server's, from its start (10 steps nicer than the reading thread) until ``end()``: `ending` and
-/// `ended` are the server's lock's.
+/// A thread of the server's, from its start (10 steps nicer than the reading thread) until ``end()``, which waits
+/// until it is gone: no thread of the server's outlives its stop. `ending` is the server's lock's.
 class ServerWorker: @unchecked Sendable {
     let lock: ConditionLock
     /// The server's eventfd that wakes the ``ServerThread``.
     let wake: Int32
     /// Whether ``end()`` was asked.
     var ending = false
-    private var ended = false
+    private var thread: JoinableThread?
 
     init(lock: ConditionLock, wake: Int32) {
         self.lock = lock
         self.wake = wake
     }
 
+    /// Starts the thread; the loop's thread only, as ``end()``.
     func start() {
-        BackgroundThread.start {
+        thread = JoinableThread {
             BackgroundThread.yieldToOthers()
             self.work()
-            self.lock.lock()
-            self.ended = true
-            self.lock.broadcast()
-            self.lock.unlock()
         }
     }
 
@@ -40,9 +37,8 @@ class ServerWorker: @unchecked Sendable {
         lock.broadcast()
         lock.unlock()
         notify(wake)
-        lock.lock()
-        while !ended { lock.wait() }
-        lock.unlock()
+        thread?.join()
+        thread = nil
     }
 }
 

@@ -90,6 +90,37 @@ public enum BackgroundThread {
     }
 }
 
+/// A thread that is waited for: ``join()`` returns once `body` has returned and the thread is gone (a detached one
+/// may still be running its last instructions after it said it was done, and outlive what it used). The
+/// corresponding C functions are `pthread_create` and `pthread_join`.
+public final class JoinableThread: @unchecked Sendable {
+    private var thread = pthread_t()
+    private var joined = false
+
+    /// Starts `body` on a new thread.
+    public init(_ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        let status = pthread_create(
+            &thread,
+            nil,
+            { argument in
+                let body = Unmanaged<ThreadBody>.fromOpaque(argument!).takeRetainedValue()
+                body.run()
+                return nil
+            },
+            box
+        )
+        precondition(status == 0, "pthread_create failed: \(status)")
+    }
+
+    /// Waits until the thread has ended; once (later calls return at once). Call it from one thread only.
+    public func join() {
+        guard !joined else { return }
+        joined = true
+        pthread_join(thread, nil)
+    }
+}
+
 extension BackgroundThread {
     /// Raises the calling thread's nice value by `steps` (at most to 19), so that it yields a core to the process's
     /// other threads, the one that reads the device first. Linux keeps a nice value per thread, and raising one needs
