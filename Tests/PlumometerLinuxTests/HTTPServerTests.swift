@@ -130,7 +130,9 @@ struct HTTPServerTests {
         #expect(poll(&ready, 1, 10_000) == 1, "the request is handed to the loop")
         let started = Date()
         server.stop()
-        #expect(Date().timeIntervalSince(started) < 0.1, "a stop takes under 100 ms")
+        // It waits for its 503 to be written (60 ms at most), not for the loop. (Its 100 ms bound is the whole
+        // binary's, ServeCommandTests'; an AddressSanitizer build on a loaded machine took 112 ms here.)
+        #expect(Date().timeIntervalSince(started) < 1, "a stop does not wait for a loop that does not run")
         let answer = try client.receiveAll(timeout: 10)
         #expect(answer.hasPrefix("HTTP/1.1 503 "), "\(answer)")
         #expect(answer.hasSuffix("plumometer is stopping.\n"), "\(answer)")
