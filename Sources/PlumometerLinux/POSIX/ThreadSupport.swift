@@ -73,20 +73,7 @@ public final class ConditionLock: @unchecked Sendable {
 public enum BackgroundThread {
     /// Starts `body` on a new detached thread.
     public static func start(_ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(
-            &thread,
-            nil,
-            { argument in
-                let body = Unmanaged<ThreadBody>.fromOpaque(argument!).takeRetainedValue()
-                body.run()
-                return nil
-            },
-            box
-        )
-        precondition(status == 0, "pthread_create failed: \(status)")
-        pthread_detach(thread)
+        pthread_detach(startThread(body))
     }
 }
 
@@ -94,24 +81,11 @@ public enum BackgroundThread {
 /// may still be running its last instructions after it said it was done, and outlive what it used). The
 /// corresponding C functions are `pthread_create` and `pthread_join`.
 public final class JoinableThread: @unchecked Sendable {
-    private var thread = pthread_t()
+    private let thread: pthread_t
     private var joined = false
 
     /// Starts `body` on a new thread.
-    public init(_ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-        let status = pthread_create(
-            &thread,
-            nil,
-            { argument in
-                let body = Unmanaged<ThreadBody>.fromOpaque(argument!).takeRetainedValue()
-                body.run()
-                return nil
-            },
-            box
-        )
-        precondition(status == 0, "pthread_create failed: \(status)")
-    }
+    public init(_ body: @escaping @Sendable () -> Void) { thread = startThread(body) }
 
     /// Waits until the thread has ended; once (later calls return at once). Call it from one thread only.
     public func join() {
@@ -133,6 +107,24 @@ extension BackgroundThread {
         guard errno == 0 else { return }
         _ = setpriority(which, 0, Swift.min(19, current + steps))
     }
+}
+
+/// Starts `body` on a new thread (joinable until detached). The corresponding C function is `pthread_create`.
+private func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t {
+    let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    var thread = pthread_t()
+    let status = pthread_create(
+        &thread,
+        nil,
+        { argument in
+            let body = Unmanaged<ThreadBody>.fromOpaque(argument!).takeRetainedValue()
+            body.run()
+            return nil
+        },
+        box
+    )
+    precondition(status == 0, "pthread_create failed: \(status)")
+    return thread
 }
 
 /// The closure handed across `pthread_create`.
