@@ -129,12 +129,13 @@ public final class HTTPServer: HTTPTransport {
     }
 
     public func publish(_ text: String) {
-        let bytes = Array(text.utf8)
-        guard !bytes.isEmpty else { return }
-        let now = Clock.monotonicMicroseconds()
         lock.lock()
+        defer { lock.unlock() }
+        // Without a client, a frame costs nothing more here (no copy of it for nobody).
+        guard !streams.isEmpty, !text.isEmpty else { return }
+        let bytes = Array(text.utf8)
+        let now = Clock.monotonicMicroseconds()
         for stream in streams.values where stream.append(bytes, now: now) { resumer.add(stream.connection) }
-        lock.unlock()
     }
 
     /// The keep-alive comment, when due (libmicrohttpd's own timeouts run on the server thread).
