@@ -75,6 +75,18 @@ public enum BackgroundThread {
     public static func start(_ body: @escaping @Sendable () -> Void) {
         pthread_detach(startThread(body))
     }
+
+    /// Raises the calling thread's nice value by `steps` (at most to 19), so that it yields a core to the process's
+    /// other threads, the one that reads the device first. Linux keeps a nice value per thread, and raising one needs
+    /// no privilege; a failure leaves the thread as it was. The corresponding C functions are `getpriority` and
+    /// `setpriority` (`PRIO_PROCESS` and 0: the calling thread, on Linux).
+    public static func yieldToOthers(steps: Int32 = 10) {
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        errno = 0
+        let current = getpriority(which, 0)
+        guard errno == 0 else { return }
+        _ = setpriority(which, 0, Swift.min(19, current + steps))
+    }
 }
 
 /// A thread that is waited for: ``join()`` returns once `body` has returned and the thread is gone (a detached one
@@ -92,20 +104,6 @@ public final class JoinableThread: @unchecked Sendable {
         guard !joined else { return }
         joined = true
         pthread_join(thread, nil)
-    }
-}
-
-extension BackgroundThread {
-    /// Raises the calling thread's nice value by `steps` (at most to 19), so that it yields a core to the process's
-    /// other threads, the one that reads the device first. Linux keeps a nice value per thread, and raising one needs
-    /// no privilege; a failure leaves the thread as it was. The corresponding C functions are `getpriority` and
-    /// `setpriority` (`PRIO_PROCESS` and 0: the calling thread, on Linux).
-    public static func yieldToOthers(steps: Int32 = 10) {
-        let which = __priority_which_t(PRIO_PROCESS.rawValue)
-        errno = 0
-        let current = getpriority(which, 0)
-        guard errno == 0 else { return }
-        _ = setpriority(which, 0, Swift.min(19, current + steps))
     }
 }
 
