@@ -46,13 +46,10 @@ struct ServeAppTests {
         let transport = Transport(address)
         let (app, session) = try scene.run {
             let input = try RecordingFile.input("/plums.evemu", selector: nil)
-            // The application asks for the session's pipeline through a weak reference, as `serve` does: the
-            // session holds the application as its output (a strong one both ways would never be freed).
-            let current = CurrentSession()
-            let app = ServeApp(address: address) { current.session?.pipeline }
+            let app = ServeApp(address: address)
             app.transport = transport
             let session = try Session(output: app)
-            current.session = session
+            app.session = session
             let source = try session.openReadings(.recording(input, pacing: Pacing(speed: nil)))
             try session.run(source)
             return (app, session)
@@ -83,7 +80,7 @@ struct ServeAppTests {
     }
 
     @Test func routesAnswerWithTheirStatusAndSecurityHeaders() throws {
-        let app = ServeApp(address: Self.address) { nil }
+        let app = ServeApp(address: Self.address)
         let page = try #require(Self.body(app.answer(Self.get("/"))))
         #expect(page.status == 200)
         #expect(page.response.header("Content-Type") == "text/html; charset=utf-8")
@@ -206,9 +203,4 @@ struct ServeAppTests {
         #expect(endings == 1)
         #expect(held.hasEnded)
     }
-}
-
-/// The session a test's application reads its pipeline from, held weakly.
-private final class CurrentSession {
-    weak var session: Session?
 }

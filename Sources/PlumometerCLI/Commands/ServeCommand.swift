@@ -80,10 +80,9 @@ enum ServeCommand {
         if replay == nil, arguments.has(PacingOptions.speed) || arguments.flag(PacingOptions.fast) {
             throw arguments.usageError("--speed and --fast pace a --replay FILE; give --replay FILE too.")
         }
-        let current = CurrentSession()
-        let app = ServeApp(address: address, wallTimestamps: wall) { current.session?.pipeline }
+        let app = ServeApp(address: address, wallTimestamps: wall)
         let session = try Session(output: app, settings: settings)
-        current.session = session
+        app.session = session
         // The recording first: a bad FILE is an error before anything listens.
         let input = try replay.map { try RecordingFile.input($0, selector: selector, description: nil) }
         let server = try HTTPServer(address: address, handler: app, loop: session.loop)
@@ -114,10 +113,5 @@ enum ServeCommand {
             try session.run(stream)
         }
         if session.stoppedBySignal { Diagnostics.note("stopped") }
-    }
-
-    /// The session tare, clear and carrier act on, held weakly (the session holds the application).
-    private final class CurrentSession {
-        weak var session: Session?
     }
 }

@@ -21,7 +21,9 @@ public final class ServeApp: HTTPHandler, ReadingOutput {
         didSet { if let transport { policy.address = transport.address } }
     }
     public private(set) var policy: ServePolicy
-    private let pipeline: () -> ReadingPipeline?
+    /// The session whose pipeline tare, clear and carrier act on, once it is made. Weak: the session holds this
+    /// application as its output.
+    public weak var session: Session?
     private var lines: LineOutput!
     /// The device record and the latest frame as the stream writes them, without their line ends.
     public private(set) var deviceObject: String?
@@ -32,10 +34,8 @@ public final class ServeApp: HTTPHandler, ReadingOutput {
     /// - Parameters:
     ///   - address: where the server listens (replaced by the transport's, with its port, once it listens).
     ///   - wallTimestamps: `--timestamps wall`, as the stream.
-    ///   - pipeline: the session's current pipeline, which tare, clear and carrier act on.
-    public init(address: ListenAddress, wallTimestamps: Bool = false, pipeline: @escaping () -> ReadingPipeline?) {
+    public init(address: ListenAddress, wallTimestamps: Bool = false) {
         policy = ServePolicy(address: address)
-        self.pipeline = pipeline
         lines = LineOutput(formatter: JSONLinesFormatter(), sink: Sink(self), wallTimestamps: wallTimestamps)
     }
 
@@ -168,7 +168,7 @@ public final class ServeApp: HTTPHandler, ReadingOutput {
 
     /// Tare, clear or carrier on the current pipeline, answered with the state after it.
     private func act(on action: String) -> HTTPAnswer {
-        guard let pipeline = pipeline(), deviceObject != nil else {
+        guard let pipeline = session?.pipeline, deviceObject != nil else {
             return Self.text(409, "No device is being read yet: nothing to " + action + ".")
         }
         do {
