@@ -5,8 +5,8 @@ import PlumometerSeams
 import PlumometerTestSupport
 import Testing
 
-/// `serve`'s transport in-process, on the bridge's real loop: libmicrohttpd's thread reads and writes the
-/// connections, the loop's thread answers every request (the handler never runs anywhere else), a request still
+/// `serve`'s transport in-process, on the bridge's real loop: the server thread (libmicrohttpd) reads and writes
+/// the connections, the loop's thread answers every request (the handler never runs anywhere else), a request still
 /// waiting for the loop when the server stops is answered 503, and every event stream gets every published event in
 /// order and, at the stop, its end.
 @Suite(.serialized)
