@@ -439,14 +439,14 @@ def fd_targets(pid):
     return sorted(targets)
 
 
-def settled_descriptors(pid, samples=5, gap=0.02):
-    """The descriptors `pid` holds between moments of work: the fewest seen in `samples` looks `gap` s apart, and
-    what the other looks saw besides (a descriptor open for a moment, such as a directory libudev reads while it
-    enumerates, is not a leak; a leaked one is in every look)."""
-    looks = []
-    for index in range(samples):
-        if index:
-            time.sleep(gap)
+def settled_descriptors(pid, gaps=(0.011, 0.023, 0.037, 0.051)):
+    """The descriptors `pid` holds between moments of work: the fewest seen in looks `gaps` seconds apart (uneven,
+    so no periodic work is seen in the same phase each time), and what the other looks saw besides (a descriptor
+    open for a moment, such as the device's just after its `removed` record and before its close, is not a leak; a
+    leaked one is in every look)."""
+    looks = [fd_targets(pid)]
+    for gap in gaps:
+        time.sleep(gap)
         looks.append(fd_targets(pid))
     fewest = min(looks, key=len)
     passing = sorted({target for look in looks for target in look if look.count(target) > fewest.count(target)})
