@@ -9,6 +9,7 @@ verdicts are lines on stdout that start with "KT ": `KT PASS name`, `KT FAIL nam
 """
 
 import argparse
+import collections
 import fcntl
 import json
 import os
@@ -449,7 +450,8 @@ def settled_descriptors(pid, gaps=(0.011, 0.023, 0.037, 0.051)):
         time.sleep(gap)
         looks.append(fd_targets(pid))
     fewest = min(looks, key=len)
-    passing = sorted({target for look in looks for target in look if look.count(target) > fewest.count(target)})
+    held = collections.Counter(fewest)
+    passing = sorted({target for look in looks for target in collections.Counter(look) - held})
     return fewest, passing
 
 
